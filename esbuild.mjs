@@ -1,0 +1,94 @@
+// Builds the two shipped bundles (extension host, webview UI) and, with --tests, the test
+// bundles under dist-test/. Flags: --production (minified, no source maps), --watch, --tests.
+import * as esbuild from 'esbuild';
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+const args = new Set(process.argv.slice(2));
+const production = args.has('--production');
+const watch = args.has('--watch');
+const tests = args.has('--tests');
+
+/** Prints errors in the `file:line:col: error: text` shape that VS Code's $esbuild-watch problem matcher reads. */
+const problemMatcher = {
+  name: 'problem-matcher',
+  setup(build) {
+    build.onStart(() => console.log('[watch] build started'));
+    build.onEnd((result) => {
+      for (const { text, location } of [...result.errors, ...result.warnings]) {
+        console.error(`✘ [ERROR] ${text}`);
+        if (location) console.error(`    ${location.file}:${location.line}:${location.column}:`);
+      }
+      console.log('[watch] build finished');
+    });
+  },
+};
+
+const common = {
+  bundle: true,
+  sourcemap: !production,
+  minify: production,
+  logLevel: 'warning',
+  plugins: watch ? [problemMatcher] : [],
+  define: { 'process.env.NODE_ENV': JSON.stringify(production ? 'production' : 'development') },
+};
+
+/** All files under `dir` whose name matches `re`, relative to the repo root. */
+function findFiles(dir, re) {
+  let out = [];
+  let entries;
+  try { entries = readdirSync(dir); } catch { return out; }
+  for (const name of entries) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) out = out.concat(findFiles(path, re));
+    else if (re.test(name)) out.push(path);
+  }
+  return out;
+}
+
+const configs = [
+  {
+    ...common,
+    entryPoints: ['src/extension.ts'],
+    outfile: 'dist/extension.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode'],
+  },
+  {
+    ...common,
+    entryPoints: ['media/webview/main.ts'],
+    outfile: 'dist/webview.js',
+    platform: 'browser',
+    format: 'iife',
+    target: 'chrome120',
+  },
+];
+
+if (tests) {
+  configs.push({
+    ...common,
+    sourcemap: true,
+    minify: false,
+    entryPoints: [
+      ...findFiles('test', /\.test\.ts$/),
+      ...findFiles('test/suite', /^index\.ts$/),
+      ...findFiles('test/server', /^cli\.ts$/),
+      ...findFiles('test/bench', /\.ts$/),
+    ],
+    outdir: 'dist-test',
+    outbase: 'test',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode', 'mocha', 'playwright-core'],
+  });
+}
+
+if (watch) {
+  const contexts = await Promise.all(configs.map((c) => esbuild.context(c)));
+  await Promise.all(contexts.map((c) => c.watch()));
+} else {
+  await Promise.all(configs.map((c) => esbuild.build(c)));
+}
