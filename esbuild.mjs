@@ -73,7 +73,7 @@ if (tests) {
     minify: false,
     entryPoints: [
       ...findFiles('test', /\.test\.ts$/),
-      ...findFiles('test/suite', /^index\.ts$/),
+      ...['test/suite/index.ts'],
       ...findFiles('test/server', /^cli\.ts$/),
       ...findFiles('test/bench', /\.ts$/),
     ],

@@ -1,0 +1,151 @@
+// Starts the test host (VS Code Server from code-server, see installHost.mjs) on a free loopback
+// port and a headless Debian Chromium (via playwright-core) to drive its workbench.
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { mkdtempSync, rmSync, mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { hostDir } from './installHost.mjs';
+
+export async function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Starts VS Code Server. `env` reaches the extension host (how tests pass settings and where
+ * to write results). Resolves once /healthz answers.
+ */
+export async function startHost({ env = {}, log = () => {}, userSettings = {}, port } = {}) {
+  port = port ?? (await freePort());
+  const root = mkdtempSync(join(tmpdir(), 'dmarc-host-'));
+  const userDataDir = join(root, 'user-data');
+  const extensionsDir = join(root, 'extensions');
+  mkdirSync(join(userDataDir, 'User'), { recursive: true });
+  mkdirSync(extensionsDir, { recursive: true });
+  writeFileSync(
+    join(userDataDir, 'User', 'settings.json'),
+    JSON.stringify({
+      'workbench.startupEditor': 'none',
+      'workbench.tips.enabled': false,
+      'security.workspace.trust.enabled': false,
+      'extensions.autoCheckUpdates': false,
+      'extensions.autoUpdate': false,
+      'telemetry.telemetryLevel': 'off',
+      'update.mode': 'none',
+      'workbench.enableExperiments': false,
+      'chat.commandCenter.enabled': false,
+      ...userSettings,
+    }),
+  );
+  const workspace = join(root, 'workspace');
+  mkdirSync(workspace);
+  const child = spawn(
+    process.execPath,
+    [
+      join(hostDir(), 'out/node/entry.js'),
+      '--auth', 'none',
+      '--bind-addr', `127.0.0.1:${port}`,
+      '--disable-telemetry',
+      '--disable-update-check',
+      '--disable-workspace-trust',
+      '--disable-getting-started-override',
+      '--user-data-dir', userDataDir,
+      '--extensions-dir', extensionsDir,
+    ],
+    { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true },
+  );
+  const output = [];
+  const onData = (buf) => {
+    for (const line of String(buf).split('\n')) {
+      if (!line.trim()) continue;
+      output.push(line);
+      if (output.length > 400) output.shift();
+      log(line);
+    }
+  };
+  child.stdout.on('data', onData);
+  child.stderr.on('data', onData);
+  let exited = false;
+  child.on('exit', () => { exited = true; });
+
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (exited) throw new Error(`VS Code Server exited during start-up:\n${output.slice(-30).join('\n')}`);
+    if (Date.now() > deadline) {
+      killTree(child);
+      throw new Error(`VS Code Server did not answer on ${url} within 60 s:\n${output.slice(-30).join('\n')}`);
+    }
+    try {
+      const res = await fetch(`${url}/healthz`);
+      if (res.ok) break;
+    } catch {
+      /* not listening yet */
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+
+  return {
+    url,
+    port,
+    root,
+    userDataDir,
+    workspace,
+    output,
+    /** The workbench URL with this extension loaded from `extensionPath` and, optionally, a tests module. */
+    workbenchUrl({ extensionPath, testsPath, folder = workspace }) {
+      const payload = [['extensionDevelopmentPath', `vscode-remote://127.0.0.1:${port}${extensionPath}`]];
+      if (testsPath) payload.push(['extensionTestsPath', `vscode-remote://127.0.0.1:${port}${testsPath}`]);
+      return `${url}/?folder=${encodeURIComponent(folder)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
+    },
+    async close() {
+      killTree(child);
+      await new Promise((r) => (exited ? r() : child.once('exit', r)));
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
+
+function killTree(child) {
+  try {
+    process.kill(-child.pid, 'SIGTERM');
+  } catch {
+    /* already gone */
+  }
+  const t = setTimeout(() => {
+    try { process.kill(-child.pid, 'SIGKILL'); } catch { /* gone */ }
+  }, 3000);
+  t.unref();
+}
+
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+];
+
+export function chromiumPath() {
+  return process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+}
+
+/** Headless Debian Chromium through playwright-core; a fresh profile each time. */
+export async function launchBrowser({ colorScheme = 'dark' } = {}) {
+  const { chromium } = await import('playwright-core');
+  const browser = await chromium.launch({ executablePath: chromiumPath(), headless: true, args: CHROMIUM_ARGS });
+  const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, colorScheme });
+  const page = await context.newPage();
+  return { browser, context, page };
+}

@@ -1,0 +1,5 @@
+import type Mocha from 'mocha';
+export function createReporter(
+  mocha: typeof Mocha,
+  options: { layer: string; write: (line: string) => void; resultsFile?: string },
+): typeof Mocha.reporters.Base;

@@ -1,0 +1,124 @@
+// `npm test`: builds, then runs the three layers and ends with one line totalling them all,
+// `N passed, N failed`. Exits non-zero when a test fails, a layer cannot start or times out, or a
+// layer runs no test. `node test/run.mjs unit suite` runs just those layers.
+//   unit  - mocha in plain Node (dist-test/unit)
+//   suite - mocha inside a real VS Code extension host (VS Code Server 1.100.3, see test/host)
+//   ui    - a real headless Chromium driving the real workbench (dist-test/ui)
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, mkdtempSync, rmSync, statSync, openSync, readSync, closeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { installHost } from './host/installHost.mjs';
+import { startHost, launchBrowser } from './host/launch.mjs';
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const ALL = ['unit', 'suite', 'ui'];
+const layers = process.argv.slice(2).filter((a) => ALL.includes(a));
+const selected = layers.length ? layers : ALL;
+const SUITE_TIMEOUT_MS = Number(process.env.DMARC_SUITE_TIMEOUT_MS || 10 * 60_000);
+const tmp = mkdtempSync(join(tmpdir(), 'dmarc-test-'));
+
+function build() {
+  const r = spawnSync(process.execPath, ['esbuild.mjs', '--tests'], { cwd: repoRoot, stdio: 'inherit' });
+  if (r.status !== 0) throw new Error('build failed');
+}
+
+function readResults(file, layer) {
+  if (!existsSync(file)) return undefined;
+  const r = JSON.parse(readFileSync(file, 'utf8'));
+  return { layer, passed: r.passed, failed: r.failed };
+}
+
+async function runNodeLayer(layer) {
+  const file = join(tmp, `${layer}.json`);
+  const child = spawn(process.execPath, [join(repoRoot, 'test/host/layer.mjs'), layer, file], { cwd: repoRoot, stdio: 'inherit' });
+  const code = await new Promise((r) => child.on('exit', (c) => r(c)));
+  const res = readResults(file, layer);
+  if (!res) throw new Error(`the ${layer} layer ended (exit ${code}) without reporting results`);
+  return res;
+}
+
+/** Follows a file as it grows (the suite's log, written from inside the extension host). */
+function follow(file, write) {
+  let pos = 0;
+  const tick = () => {
+    if (!existsSync(file)) return;
+    const size = statSync(file).size;
+    if (size <= pos) return;
+    const fd = openSync(file, 'r');
+    const buf = Buffer.alloc(size - pos);
+    readSync(fd, buf, 0, buf.length, pos);
+    closeSync(fd);
+    pos = size;
+    write(buf.toString('utf8'));
+  };
+  const timer = setInterval(tick, 250);
+  return () => { clearInterval(timer); tick(); };
+}
+
+async function runSuiteLayer() {
+  installHost();
+  const resultsFile = join(tmp, 'suite.json');
+  const logFile = join(tmp, 'suite.log');
+  const verbose = !!process.env.DMARC_TEST_VERBOSE;
+  const host = await startHost({
+    env: { DMARC_TEST_RESULTS: resultsFile, DMARC_TEST_LOG: logFile },
+    log: (l) => verbose && console.log(`[host] ${l}`),
+  });
+  let browser;
+  const stopFollowing = follow(logFile, (s) => process.stdout.write(s));
+  try {
+    ({ browser } = await launchBrowser().then(async (b) => {
+      await b.page.goto(host.workbenchUrl({ extensionPath: repoRoot, testsPath: join(repoRoot, 'dist-test/suite/index.js') }));
+      return b;
+    }));
+    const deadline = Date.now() + SUITE_TIMEOUT_MS;
+    while (!existsSync(resultsFile)) {
+      if (Date.now() > deadline) throw new Error(`the suite layer timed out after ${SUITE_TIMEOUT_MS / 1000} s in the extension host`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    return readResults(resultsFile, 'suite');
+  } catch (err) {
+    console.log(host.output.slice(-30).join('\n'));
+    throw err;
+  } finally {
+    stopFollowing();
+    await browser?.close().catch(() => {});
+    await host.close();
+  }
+}
+
+const results = [];
+let exitCode = 0;
+try {
+  build();
+} catch (err) {
+  console.error(String(err.message || err));
+  console.log('0 passed, 1 failed');
+  process.exit(1);
+}
+for (const layer of selected) {
+  console.log(`\n=== ${layer} ===`);
+  const started = Date.now();
+  try {
+    if (layer === 'ui') installHost();
+    const r = layer === 'suite' ? await runSuiteLayer() : await runNodeLayer(layer);
+    if (r.passed + r.failed === 0) throw new Error(`the ${layer} layer ran no test`);
+    results.push({ ...r, seconds: (Date.now() - started) / 1000 });
+  } catch (err) {
+    console.error(`\n${layer}: ERROR ${err.message || err}`);
+    results.push({ layer, passed: 0, failed: 1, error: true, seconds: (Date.now() - started) / 1000 });
+  }
+}
+rmSync(tmp, { recursive: true, force: true });
+
+console.log('\n=== summary ===');
+for (const r of results) {
+  console.log(`${r.layer.padEnd(6)} ${String(r.passed).padStart(4)} passed ${String(r.failed).padStart(4)} failed${r.error ? ' (layer did not complete)' : ''}  ${r.seconds.toFixed(1)} s`);
+  if (r.failed > 0 || r.passed === 0) exitCode = 1;
+}
+const passed = results.reduce((n, r) => n + r.passed, 0);
+const failed = results.reduce((n, r) => n + r.failed, 0);
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(exitCode);

@@ -1,0 +1,103 @@
+// Shared set-up for the browser layer: a fresh VS Code Server with this extension loaded and a
+// headless Chromium on its workbench. The launcher lives in test/host (plain ESM, also used by
+// test/run.mjs); test/host/layer.mjs hands it over through a global.
+import type { Browser, Page, Frame } from 'playwright-core';
+import { join } from 'node:path';
+
+interface Host {
+  url: string;
+  workspace: string;
+  output: string[];
+  workbenchUrl(o: { extensionPath: string; testsPath?: string; folder?: string }): string;
+  close(): Promise<void>;
+}
+interface Harness {
+  repoRoot: string;
+  screenshots: string;
+  startHost(o: { env?: Record<string, string>; userSettings?: Record<string, unknown> }): Promise<Host>;
+  launchBrowser(o?: { colorScheme?: 'light' | 'dark' }): Promise<{ browser: Browser; page: Page }>;
+}
+
+function harness(): Harness {
+  const h = (globalThis as { __dmarcHarness?: Harness }).__dmarcHarness;
+  if (!h) throw new Error('the UI tests run through test/host/layer.mjs (npm test)');
+  return h;
+}
+
+export interface Workbench {
+  page: Page;
+  host: Host;
+  screenshot(name: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+export async function openWorkbench(opts: {
+  env?: Record<string, string>;
+  userSettings?: Record<string, unknown>;
+  colorScheme?: 'light' | 'dark';
+} = {}): Promise<Workbench> {
+  const h = harness();
+  const host = await h.startHost({ env: opts.env, userSettings: opts.userSettings });
+  let browser: Browser | undefined;
+  try {
+    const launched = await h.launchBrowser({ colorScheme: opts.colorScheme });
+    browser = launched.browser;
+    const page = launched.page;
+    await page.goto(host.workbenchUrl({ extensionPath: h.repoRoot }));
+    await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
+    return {
+      page,
+      host,
+      async screenshot(name: string) {
+        const path = join(h.screenshots, `${name}.png`);
+        await page.screenshot({ path });
+        return path;
+      },
+      async close() {
+        await browser?.close().catch(() => undefined);
+        await host.close();
+      },
+    };
+  } catch (err) {
+    await browser?.close().catch(() => undefined);
+    await host.close();
+    throw err;
+  }
+}
+
+/** Clicks the DMARC activity-bar item and waits for its view container to be visible. */
+export async function openDmarcView(page: Page): Promise<void> {
+  const item = page.locator('.activitybar .action-item a[aria-label^="DMARC"]');
+  await item.waitFor({ state: 'visible', timeout: 30_000 });
+  const selected = await item.evaluate((el) => el.closest('.action-item')?.classList.contains('checked'));
+  if (!selected) await item.click();
+  // With one view in the container, VS Code hides the pane header and titles the side bar instead.
+  await page.locator('.sidebar .composite.title h2', { hasText: /DMARC/i }).waitFor({ state: 'visible', timeout: 30_000 });
+}
+
+/** Runs a command through the command palette, as a user would. */
+export async function runCommand(page: Page, title: string): Promise<void> {
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible' });
+  await input.fill(`>${title}`);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ state: 'visible' });
+  await page.keyboard.press('Enter');
+}
+
+/** The innermost frame of a webview whose document has an element matching `selector`. */
+export async function findWebviewFrame(page: Page, selector: string, timeoutMs = 30_000): Promise<Frame> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    for (const frame of page.frames()) {
+      if (frame === page.mainFrame()) continue;
+      try {
+        if (await frame.$(selector)) return frame;
+      } catch {
+        /* frame navigated away */
+      }
+    }
+    await page.waitForTimeout(200);
+  }
+  throw new Error(`no webview frame with ${selector} within ${timeoutMs} ms`);
+}
