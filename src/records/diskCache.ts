@@ -1,0 +1,249 @@
+/**
+ * Settled date ranges kept on disk between sessions (plain Node fs; the extension passes its
+ * `globalStorageUri.fsPath`). Only RecordStore writes here, and only ranges whose data no
+ * longer changes.
+ *
+ * Layout: `<dir>/records-v1/<h(account)>-<h(account, org)>-<startMs>-<endMs>.ndjson`, where h
+ * is a truncated SHA-256. Ids are hashed (they may be arbitrary strings, unsafe in a file
+ * name); the range stays readable so that a listing finds a cached range covering a
+ * requested one (a day inside a cached month) without opening files, and so that `clear` can
+ * drop one account's files. The API key is never given to this class.
+ *
+ * File format (NDJSON, so neither writing nor reading ever holds the whole file in one
+ * string, which V8 caps at ~512 MB): line 1 a header with the format version, the ids, the
+ * range, `fetchedAt`, the record count, warnings and rejected summary; then one
+ * `DmarcRecord` per line, stored as is (`raw` included). JSON text parsed from the server
+ * re-serialises to equal values, so `raw` round-trips exactly. A file that fails to parse,
+ * has the wrong version or ids, or holds fewer records than its header says (cut short) is a
+ * miss and is deleted. Writes go to a temporary file renamed into place, so a reader never
+ * sees half a file.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { type FileHandle, mkdir, open, readdir, rename, rm, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import type { DmarcRecord, FetchResult, RecordWarning, RejectedSummary } from '../api/types';
+
+export const DISK_FORMAT = 'dmarc-explorer/records';
+export const DISK_VERSION = 1;
+const SUBDIR = `records-v${DISK_VERSION}`;
+const FILE_RE = /^([0-9a-f]{16})-([0-9a-f]{16})-(\d+)-(\d+)\.ndjson$/;
+
+export interface StoredRange {
+  start: number;
+  end: number;
+  fetchedAt: number;
+  result: FetchResult;
+}
+
+interface Header {
+  format: string;
+  version: number;
+  accountId: string;
+  organizationId: string;
+  start: number;
+  end: number;
+  fetchedAt: number;
+  count: number;
+  warnings: RecordWarning[];
+  rejected: RejectedSummary;
+}
+
+function h(...parts: string[]): string {
+  return createHash('sha256').update(parts.join('\u0000')).digest('hex').slice(0, 16);
+}
+
+export class DiskCache {
+  /** The directory holding the cache files (a versioned subdirectory of the one given). */
+  readonly dir: string;
+  private readonly log: (line: string) => void;
+
+  constructor(baseDir: string, opts: { log?: (line: string) => void } = {}) {
+    this.dir = join(baseDir, SUBDIR);
+    this.log = opts.log ?? (() => undefined);
+  }
+
+  /** The file name of one range; exposed for tests and diagnostics. */
+  fileName(accountId: string, organizationId: string, start: number, end: number): string {
+    return `${h(accountId)}-${h(accountId, organizationId)}-${start}-${end}.ndjson`;
+  }
+
+  /** Exactly this range, or undefined. */
+  async read(accountId: string, organizationId: string, start: Date | number, end: Date | number): Promise<StoredRange | undefined> {
+    const s = +start;
+    const e = +end;
+    return this.readFile(this.fileName(accountId, organizationId, s, e), accountId, organizationId, s, e);
+  }
+
+  /**
+   * A cached range containing [start, end]: the exact one if present, else the narrowest (the
+   * least to read). Undefined when none is cached or readable.
+   */
+  async findCovering(accountId: string, organizationId: string, start: Date | number, end: Date | number): Promise<StoredRange | undefined> {
+    const s = +start;
+    const e = +end;
+    const candidates = (await this.list(accountId, organizationId))
+      .filter((f) => f.start <= s && f.end >= e)
+      .sort((a, b) => a.end - a.start - (b.end - b.start));
+    for (const f of candidates) {
+      const got = await this.readFile(f.name, accountId, organizationId, f.start, f.end);
+      if (got) return got;
+    }
+    return undefined;
+  }
+
+  /**
+   * Stores a range, replacing any earlier copy, and removes the cached ranges strictly inside
+   * it: they are older than this one and would otherwise be preferred for being narrower.
+   */
+  async write(accountId: string, organizationId: string, start: Date | number, end: Date | number, result: FetchResult, fetchedAt: number): Promise<void> {
+    const s = +start;
+    const e = +end;
+    await mkdir(this.dir, { recursive: true });
+    const name = this.fileName(accountId, organizationId, s, e);
+    const final = join(this.dir, name);
+    const tmp = `${final}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+    const header: Header = {
+      format: DISK_FORMAT,
+      version: DISK_VERSION,
+      accountId,
+      organizationId,
+      start: s,
+      end: e,
+      fetchedAt,
+      count: result.records.length,
+      warnings: result.warnings,
+      rejected: result.rejected,
+    };
+    try {
+      const fh = await open(tmp, 'w');
+      try {
+        await fh.write(`${JSON.stringify(header)}\n`);
+        let chunk: string[] = [];
+        let size = 0;
+        for (const r of result.records) {
+          const line = JSON.stringify(r);
+          chunk.push(line);
+          size += line.length;
+          if (size >= 1 << 20) {
+            await fh.write(`${chunk.join('\n')}\n`);
+            chunk = [];
+            size = 0;
+          }
+        }
+        if (chunk.length) await fh.write(`${chunk.join('\n')}\n`);
+        await fh.datasync();
+      } finally {
+        await fh.close();
+      }
+      await rename(tmp, final);
+    } catch (err) {
+      await unlink(tmp).catch(() => undefined);
+      throw err;
+    }
+    for (const f of await this.list(accountId, organizationId)) {
+      if (f.name !== name && f.start >= s && f.end <= e) await this.remove(f.name);
+    }
+  }
+
+  /** Removes the cached files of one organization, one account, or (no argument) all of them. */
+  async clear(accountId?: string, organizationId?: string): Promise<void> {
+    if (accountId === undefined) {
+      await rm(this.dir, { recursive: true, force: true });
+      return;
+    }
+    const prefix = organizationId === undefined ? `${h(accountId)}-` : `${h(accountId)}-${h(accountId, organizationId)}-`;
+    for (const name of await this.names()) {
+      if (name.startsWith(prefix)) await this.remove(name);
+    }
+  }
+
+  private async names(): Promise<string[]> {
+    try {
+      return await readdir(this.dir);
+    } catch {
+      return [];
+    }
+  }
+
+  private async list(accountId: string, organizationId: string): Promise<{ name: string; start: number; end: number }[]> {
+    const a = h(accountId);
+    const o = h(accountId, organizationId);
+    const out: { name: string; start: number; end: number }[] = [];
+    for (const name of await this.names()) {
+      const m = FILE_RE.exec(name);
+      if (m && m[1] === a && m[2] === o) out.push({ name, start: Number(m[3]), end: Number(m[4]) });
+    }
+    return out;
+  }
+
+  private async remove(name: string): Promise<void> {
+    await unlink(join(this.dir, name)).catch(() => undefined);
+  }
+
+  private async readFile(name: string, accountId: string, organizationId: string, s: number, e: number): Promise<StoredRange | undefined> {
+    let fh: FileHandle;
+    try {
+      fh = await open(join(this.dir, name), 'r');
+    } catch {
+      return undefined;
+    }
+    // Closes the handle when it ends or is destroyed.
+    const stream = fh.createReadStream({ encoding: 'utf8' });
+    const lines = createInterface({ input: stream, crlfDelay: Infinity });
+    let header: Header | undefined;
+    const records: DmarcRecord[] = [];
+    try {
+      for await (const line of lines) {
+        if (header === undefined) {
+          header = parseHeader(line, accountId, organizationId, s, e);
+          continue;
+        }
+        if (line === '') continue;
+        const r: unknown = JSON.parse(line);
+        if (!isStoredRecord(r)) throw new Error(`bad record at line ${records.length + 2}`);
+        records.push(r);
+      }
+      if (!header) throw new Error('empty file');
+      if (records.length !== header.count) throw new Error(`expected ${header.count} records, found ${records.length}`);
+    } catch (err) {
+      stream.destroy();
+      this.log(`disk cache: discarding unreadable ${name}: ${(err as Error).message}`);
+      await this.remove(name);
+      return undefined;
+    }
+    return { start: s, end: e, fetchedAt: header.fetchedAt, result: { records, warnings: header.warnings, rejected: header.rejected } };
+  }
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function parseHeader(line: string, accountId: string, organizationId: string, s: number, e: number): Header {
+  const h: unknown = JSON.parse(line);
+  if (!isObject(h) || h.format !== DISK_FORMAT) throw new Error('not a records cache file');
+  if (h.version !== DISK_VERSION) throw new Error(`format version ${String(h.version)}`);
+  if (h.accountId !== accountId || h.organizationId !== organizationId || h.start !== s || h.end !== e) {
+    throw new Error('header does not match the file name');
+  }
+  const rejected = h.rejected;
+  if (typeof h.fetchedAt !== 'number' || typeof h.count !== 'number' || !Array.isArray(h.warnings)
+    || !isObject(rejected) || typeof rejected.count !== 'number' || !Array.isArray(rejected.samples)) {
+    throw new Error('malformed header');
+  }
+  return h as unknown as Header;
+}
+
+/** Enough of a shape check that consumers never trip over a damaged line. */
+function isStoredRecord(r: unknown): r is DmarcRecord {
+  return isObject(r)
+    && typeof r.dateMs === 'number'
+    && typeof r.emails === 'number'
+    && typeof r.source === 'string'
+    && typeof r.ipAddress === 'string'
+    && typeof r.date === 'string'
+    && Array.isArray(r.rdns)
+    && Array.isArray(r.dkims)
+    && isObject(r.raw);
+}

@@ -1,0 +1,5 @@
+/** The records core: date buckets, summaries, the range cache and its disk store. No `vscode`. */
+export * from './buckets';
+export * from './summary';
+export * from './recordStore';
+export * from './diskCache';

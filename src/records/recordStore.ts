@@ -1,0 +1,319 @@
+/**
+ * The range cache between the API client and the views: asks the API for a date range at most
+ * once, shares in-flight requests, answers narrower ranges from wider ones already held, and
+ * keeps settled ranges on disk between sessions.
+ *
+ * Rules:
+ * - Memory is per accountId + organizationId; the base URL and API key are not part of any key
+ *   (call `invalidate` when they change).
+ * - A request is answered from memory when the held ranges cover it: one covering entry (the
+ *   most recently fetched if several), or else consecutive entries that together cover it (e.g.
+ *   "Last 7 days" across a month boundary from the two months). The records are those of the
+ *   entries with start <= dateMs <= end. Warnings and the rejected summary are those of the
+ *   responses the data came from (they cannot be attributed to a date).
+ * - Otherwise it waits for an in-flight request covering it, if any (a day inside a month being
+ *   fetched waits for the month), else starts one. Callers share it; one caller's AbortSignal
+ *   only abandons that caller's wait, and the request itself is aborted when every waiter has.
+ * - Storing a range drops the held entries inside it that are not newer (a month read from disk
+ *   does not displace a day refreshed this session). A failed request changes nothing, so a
+ *   failed refresh leaves the old data in place.
+ * - Settled ranges (see `isClosed`) are read from the DiskCache before the network and written
+ *   to it after a network fetch; open ones (today, Last N days, the current month) stay in
+ *   memory only.
+ */
+import type { DmarcRecord, FetchResult, RecordWarning, RejectedSummary } from '../api/types';
+import { DEFAULT_SETTLE_DAYS, isClosed } from './buckets';
+import type { DiskCache } from './diskCache';
+
+export interface RecordScope {
+  accountId: string;
+  baseUrl: string;
+  apiKey: string;
+  organizationId: string;
+}
+
+export type RangeFetcher = (scope: RecordScope, start: Date, end: Date, signal?: AbortSignal) => Promise<FetchResult>;
+
+export interface RangeData {
+  /** Rows with start <= dateMs <= end, by date ascending (ties in server order). A fresh array. */
+  records: DmarcRecord[];
+  warnings: RecordWarning[];
+  rejected: RejectedSummary;
+  /** When the data was fetched from the API (epoch ms), whichever cache served it. */
+  fetchedAt: number;
+  fromCache: 'memory' | 'disk' | 'network';
+}
+
+export interface RecordStoreOptions {
+  fetch: RangeFetcher;
+  disk?: DiskCache;
+  now?: () => Date;
+  /** See DEFAULT_SETTLE_DAYS. */
+  settleDays?: number;
+  log?: (line: string) => void;
+}
+
+export interface GetOptions {
+  /** Ignore memory and disk, fetch from the API, and replace the held data on success. */
+  refresh?: boolean;
+  signal?: AbortSignal;
+}
+
+interface Entry {
+  start: number;
+  end: number;
+  /** Only rows inside [start, end], sorted by dateMs. */
+  records: DmarcRecord[];
+  warnings: RecordWarning[];
+  rejected: RejectedSummary;
+  fetchedAt: number;
+}
+
+interface Flight {
+  start: number;
+  end: number;
+  /** Goes to the API for sure (a refresh, or a range the disk cannot hold). */
+  fresh: boolean;
+  controller: AbortController;
+  /** Callers still waiting; the request is aborted when the last one with a signal gives up. */
+  waiters: number;
+  promise: Promise<{ entry: Entry; source: 'disk' | 'network' }>;
+}
+
+interface ScopeState {
+  entries: Entry[];
+  flights: Flight[];
+}
+
+export class RecordStore {
+  private readonly fetcher: RangeFetcher;
+  private readonly disk: DiskCache | undefined;
+  private readonly now: () => Date;
+  private readonly settleDays: number;
+  private readonly log: (line: string) => void;
+  /** accountId → organizationId → state */
+  private readonly accounts = new Map<string, Map<string, ScopeState>>();
+  private readonly writes = new Set<Promise<void>>();
+
+  constructor(opts: RecordStoreOptions) {
+    this.fetcher = opts.fetch;
+    this.disk = opts.disk;
+    this.now = opts.now ?? (() => new Date());
+    this.settleDays = opts.settleDays ?? DEFAULT_SETTLE_DAYS;
+    this.log = opts.log ?? (() => undefined);
+  }
+
+  async get(scope: RecordScope, start: Date, end: Date, opts: GetOptions = {}): Promise<RangeData> {
+    const s = start.getTime();
+    const e = end.getTime();
+    if (!(s <= e)) throw new RangeError(`Invalid range ${String(start)} – ${String(end)}`);
+    const state = this.state(scope.accountId, scope.organizationId, true)!;
+    if (!opts.refresh) {
+      const hit = fromMemory(state, s, e);
+      if (hit) return hit;
+    }
+    opts.signal?.throwIfAborted();
+    const flight = state.flights.find((f) => f.start <= s && f.end >= e && !f.controller.signal.aborted && (f.fresh || !opts.refresh))
+      ?? this.startFlight(scope, state, s, e, opts.refresh === true);
+    const { entry, source } = await this.join(state, flight, opts.signal);
+    return view(entry, s, e, source);
+  }
+
+  /** What memory holds for the range, without fetching; undefined when it is not covered. */
+  peek(scope: Pick<RecordScope, 'accountId' | 'organizationId'>, start: Date, end: Date): RangeData | undefined {
+    const state = this.state(scope.accountId, scope.organizationId, false);
+    const s = start.getTime();
+    const e = end.getTime();
+    return state && s <= e ? fromMemory(state, s, e) : undefined;
+  }
+
+  /**
+   * Forgets an account (or one of its organizations): memory, in-flight results (still given
+   * to their waiters but not kept), and disk files. For a removed account or a changed key.
+   * Never rejects (a disk failure is logged).
+   */
+  async invalidate(accountId: string, organizationId?: string): Promise<void> {
+    if (organizationId === undefined) this.accounts.delete(accountId);
+    else this.accounts.get(accountId)?.delete(organizationId);
+    // A write already under way would otherwise land after the clear.
+    await this.flush();
+    await this.disk?.clear(accountId, organizationId).catch((err: unknown) => this.log(`disk cache clear failed: ${String(err)}`));
+  }
+
+  /** Resolves when the disk writes started so far have finished (they never reject). */
+  async flush(): Promise<void> {
+    await Promise.all([...this.writes]);
+  }
+
+  private state(accountId: string, organizationId: string, create: boolean): ScopeState | undefined {
+    let orgs = this.accounts.get(accountId);
+    if (!orgs) {
+      if (!create) return undefined;
+      orgs = new Map();
+      this.accounts.set(accountId, orgs);
+    }
+    let st = orgs.get(organizationId);
+    if (!st && create) {
+      st = { entries: [], flights: [] };
+      orgs.set(organizationId, st);
+    }
+    return st;
+  }
+
+  private isCurrent(scope: RecordScope, state: ScopeState): boolean {
+    return this.accounts.get(scope.accountId)?.get(scope.organizationId) === state;
+  }
+
+  private startFlight(scope: RecordScope, state: ScopeState, s: number, e: number, refresh: boolean): Flight {
+    const disk = this.disk && isClosed(e, this.now(), this.settleDays) ? this.disk : undefined;
+    const controller = new AbortController();
+    const run = async (): Promise<{ entry: Entry; source: 'disk' | 'network' }> => {
+      if (disk && !refresh) {
+        const stored = await disk.findCovering(scope.accountId, scope.organizationId, s, e).catch((err: unknown) => {
+          this.log(`disk cache read failed: ${String(err)}`);
+          return undefined;
+        });
+        if (stored) {
+          const entry = makeEntry(stored.start, stored.end, stored.result, stored.fetchedAt);
+          if (this.isCurrent(scope, state)) insert(state, entry);
+          return { entry, source: 'disk' };
+        }
+      }
+      const result = await this.fetcher(scope, new Date(s), new Date(e), controller.signal);
+      const entry = makeEntry(s, e, result, this.now().getTime());
+      if (this.isCurrent(scope, state)) {
+        insert(state, entry);
+        if (disk) this.write(disk, scope, entry);
+      }
+      return { entry, source: 'network' };
+    };
+    const flight: Flight = { start: s, end: e, fresh: refresh || !disk, controller, waiters: 0, promise: run() };
+    state.flights.push(flight);
+    const done = (): void => {
+      const i = state.flights.indexOf(flight);
+      if (i >= 0) state.flights.splice(i, 1);
+    };
+    flight.promise.then(done, done);
+    return flight;
+  }
+
+  private join(state: ScopeState, flight: Flight, signal: AbortSignal | undefined): Promise<{ entry: Entry; source: 'disk' | 'network' }> {
+    flight.waiters++;
+    if (!signal) return flight.promise;
+    return new Promise((resolve, reject) => {
+      const onAbort = (): void => {
+        flight.waiters--;
+        if (flight.waiters === 0) {
+          // Nobody wants it any more: stop it, and let no new caller join it.
+          const i = state.flights.indexOf(flight);
+          if (i >= 0) state.flights.splice(i, 1);
+          flight.controller.abort(signal.reason);
+        }
+        reject(signal.reason);
+      };
+      if (signal.aborted) {
+        onAbort();
+        return;
+      }
+      signal.addEventListener('abort', onAbort, { once: true });
+      flight.promise.then(
+        (v) => { signal.removeEventListener('abort', onAbort); resolve(v); },
+        (err: unknown) => { signal.removeEventListener('abort', onAbort); reject(err); },
+      );
+    });
+  }
+
+  private write(disk: DiskCache, scope: RecordScope, entry: Entry): void {
+    const p = disk
+      .write(scope.accountId, scope.organizationId, entry.start, entry.end, entry, entry.fetchedAt)
+      .catch((err: unknown) => this.log(`disk cache write failed: ${String(err)}`))
+      .finally(() => this.writes.delete(p));
+    this.writes.add(p);
+  }
+}
+
+function makeEntry(start: number, end: number, result: FetchResult, fetchedAt: number): Entry {
+  let records = result.records;
+  let inside = true;
+  let sorted = true;
+  for (let i = 0; i < records.length; i++) {
+    const t = records[i]!.dateMs;
+    if (!(t >= start && t <= end)) inside = false;
+    else if (i > 0 && t < records[i - 1]!.dateMs) sorted = false;
+  }
+  if (!inside) records = records.filter((r) => r.dateMs >= start && r.dateMs <= end);
+  if (!sorted || !inside) records = [...records].sort((a, b) => a.dateMs - b.dateMs);
+  return { start, end, records, warnings: result.warnings, rejected: result.rejected, fetchedAt };
+}
+
+/** Adds an entry, dropping the held ones inside its range that it supersedes (not newer ones). */
+function insert(state: ScopeState, entry: Entry): void {
+  state.entries = state.entries.filter((x) => !(x.start >= entry.start && x.end <= entry.end && x.fetchedAt <= entry.fetchedAt));
+  state.entries.push(entry);
+}
+
+/** Index of the first record with dateMs >= t (records sorted by dateMs). */
+function lowerBound(records: DmarcRecord[], t: number): number {
+  let lo = 0;
+  let hi = records.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (records[mid]!.dateMs < t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+function slice(entry: Entry, s: number, e: number): DmarcRecord[] {
+  if (s <= entry.start && e >= entry.end) return entry.records.slice();
+  return entry.records.slice(lowerBound(entry.records, s), lowerBound(entry.records, e + 1));
+}
+
+function view(entry: Entry, s: number, e: number, fromCache: RangeData['fromCache']): RangeData {
+  return { records: slice(entry, s, e), warnings: entry.warnings, rejected: entry.rejected, fetchedAt: entry.fetchedAt, fromCache };
+}
+
+function fromMemory(state: ScopeState, s: number, e: number): RangeData | undefined {
+  let best: Entry | undefined;
+  for (const x of state.entries) {
+    if (x.start <= s && x.end >= e && (!best || x.fetchedAt > best.fetchedAt)) best = x;
+  }
+  if (best) return view(best, s, e, 'memory');
+
+  // Consecutive entries covering the range together: from the cursor, the one reaching furthest.
+  const pieces: { entry: Entry; from: number; to: number }[] = [];
+  for (let cursor = s; cursor <= e;) {
+    let pick: Entry | undefined;
+    for (const x of state.entries) {
+      if (x.start <= cursor && x.end >= cursor && (!pick || x.end > pick.end)) pick = x;
+    }
+    if (!pick) return undefined;
+    pieces.push({ entry: pick, from: cursor, to: Math.min(pick.end, e) });
+    cursor = pick.end + 1;
+  }
+  const records: DmarcRecord[] = [];
+  for (const p of pieces) for (const r of slice(p.entry, p.from, p.to)) records.push(r);
+  return {
+    records,
+    warnings: mergeWarnings(pieces.map((p) => p.entry.warnings)),
+    rejected: {
+      count: pieces.reduce((n, p) => n + p.entry.rejected.count, 0),
+      samples: pieces.flatMap((p) => p.entry.rejected.samples).slice(0, 10),
+    },
+    fetchedAt: Math.min(...pieces.map((p) => p.entry.fetchedAt)),
+    fromCache: 'memory',
+  };
+}
+
+function mergeWarnings(lists: RecordWarning[][]): RecordWarning[] {
+  const byKey = new Map<string, RecordWarning>();
+  for (const list of lists) {
+    for (const w of list) {
+      const key = `${w.field}\u0000${w.value}`;
+      const had = byKey.get(key);
+      if (had) byKey.set(key, { ...had, count: had.count + w.count });
+      else byKey.set(key, w);
+    }
+  }
+  return [...byKey.values()];
+}

@@ -1,0 +1,530 @@
+import { strict as assert } from 'node:assert';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { DmarcRecord, FetchResult, Result } from '../../src/api/types';
+import { buildBuckets, DAY_MS } from '../../src/records/buckets';
+import { DiskCache } from '../../src/records/diskCache';
+import { type RecordScope, RecordStore } from '../../src/records/recordStore';
+
+const HOUR = 3_600_000;
+const API_KEY = 'SECRET-KEY-7f3a9c-do-not-store';
+const scope: RecordScope = { accountId: 'acct-1', baseUrl: 'http://127.0.0.1:9', apiKey: API_KEY, organizationId: 'org/1 ü' };
+const otherOrg: RecordScope = { ...scope, organizationId: 'org-2' };
+const now = new Date('2026-11-21T12:00:00.000Z');
+const buckets = buildBuckets(now);
+const last7 = buckets[0]!;
+const last30 = buckets[1]!;
+const nov = buckets[2]!;
+const oct = buckets[3]!;
+const sep = buckets[4]!;
+const octDay = (d: number) => oct.children!.find((x) => x.start.getUTCDate() === d)!;
+
+/**
+ * The fake API's whole data set: one row every 5 hours, plus one at the first and one at the
+ * very last millisecond of each day. `version` changes the email counts, to tell a re-fetch from cached data.
+ */
+function recordAt(t: number, version: number): DmarcRecord {
+  const i = Math.floor(t / HOUR);
+  const wire: Record<string, unknown> = {
+    source: ['Google', 'Microsoft', 'Unknown'][i % 3],
+    reporter: 'google.com',
+    visibleFrom: 'example.com',
+    returnPath: 'bounce.example.com',
+    ipAddress: `198.51.100.${i % 200}`,
+    ipCountryCode: 'US',
+    rdns: i % 7 === 0 ? [] : [`mail${i % 11}.example.net`],
+    emails: 1 + (i % 13) + version * 1000,
+    category: 'authorized',
+    date: new Date(t).toISOString(),
+    dmarc: 'none',
+    alignedSpf: i % 4 === 0 ? 'fail' : 'pass',
+    alignedDkim: 'pass',
+    spf: 'pass',
+    dkims: [{ selector: 'sel', domain: 'example.com', result: 'pass', extra: { nested: [1, 2.5, null] } }],
+    from: 'example.com',
+    note: 'line\u2028separator \u2029 "quoted" \n newline',
+  };
+  return {
+    source: wire.source as string,
+    reporter: 'google.com',
+    visibleFrom: 'example.com',
+    returnPath: 'bounce.example.com',
+    ipAddress: wire.ipAddress as string,
+    ipCountryCode: 'US',
+    rdns: wire.rdns as string[],
+    emails: wire.emails as number,
+    category: 'authorized',
+    date: wire.date as string,
+    dateMs: t,
+    dmarc: 'none',
+    alignedSpf: wire.alignedSpf as Result,
+    alignedDkim: 'pass',
+    spf: 'pass',
+    dkims: [{ selector: 'sel', domain: 'example.com', result: 'pass' }],
+    raw: wire,
+  };
+}
+
+function dataset(start: number, end: number, version = 0): DmarcRecord[] {
+  const out: DmarcRecord[] = [];
+  const first = Math.ceil(start / (5 * HOUR)) * 5 * HOUR;
+  const times = new Set<number>();
+  for (let t = first; t <= end; t += 5 * HOUR) times.add(t);
+  for (let d = Math.floor(start / DAY_MS) * DAY_MS; d <= end; d += DAY_MS) {
+    if (d >= start) times.add(d);
+    if (d + DAY_MS - 1 >= start && d + DAY_MS - 1 <= end) times.add(d + DAY_MS - 1);
+  }
+  for (const t of [...times].sort((a, b) => a - b)) out.push(recordAt(t, version));
+  return out;
+}
+
+interface Call { start: Date; end: Date; scope: RecordScope; signal: AbortSignal | undefined }
+
+/** A counting stand-in for the HTTP client (tested on its own against the local server). */
+class FakeApi {
+  calls: Call[] = [];
+  version = 0;
+  fail: Error | undefined;
+  /** Each call waits for this while set (to hold requests in flight). */
+  gate: Promise<void> | undefined;
+  /** Add rows just outside the range, as a sloppy server might. */
+  leaky = false;
+
+  fetch = async (s: RecordScope, start: Date, end: Date, signal?: AbortSignal): Promise<FetchResult> => {
+    this.calls.push({ start, end, scope: s, signal });
+    if (this.gate) {
+      await new Promise<void>((resolve, reject) => {
+        this.gate!.then(resolve);
+        signal?.addEventListener('abort', () => reject(Object.assign(new Error('cancelled'), { kind: 'cancelled' })));
+      });
+    }
+    if (this.fail) throw this.fail;
+    const records = dataset(start.getTime(), end.getTime(), this.version);
+    if (this.leaky) {
+      records.unshift(recordAt(start.getTime() - 1, this.version));
+      records.push(recordAt(end.getTime() + 1, this.version));
+    }
+    return {
+      records,
+      warnings: [{ field: 'category', value: 'x', count: 1, firstIndex: 0, message: `v${this.version}` }],
+      rejected: { count: 0, samples: [] },
+    };
+  };
+}
+
+function deferred(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => { resolve = r; });
+  return { promise, resolve };
+}
+
+const expectRecords = (start: Date, end: Date, version = 0) => dataset(start.getTime(), end.getTime(), version);
+
+describe('records: RecordStore (memory)', () => {
+  let api: FakeApi;
+  let store: RecordStore;
+  beforeEach(() => {
+    api = new FakeApi();
+    store = new RecordStore({ fetch: api.fetch, now: () => now });
+  });
+
+  it('one fetch for a range, none for a repeat', async () => {
+    const a = await store.get(scope, oct.start, oct.end);
+    assert.equal(api.calls.length, 1);
+    assert.equal(api.calls[0]!.start.getTime(), oct.start.getTime());
+    assert.equal(api.calls[0]!.end.getTime(), oct.end.getTime());
+    assert.equal(api.calls[0]!.scope.apiKey, API_KEY);
+    assert.equal(a.fromCache, 'network');
+    assert.deepEqual(a.records, expectRecords(oct.start, oct.end));
+    assert.equal(a.warnings[0]!.message, 'v0');
+    assert.equal(a.fetchedAt, now.getTime());
+
+    const b = await store.get(scope, oct.start, oct.end);
+    assert.equal(api.calls.length, 1);
+    assert.equal(b.fromCache, 'memory');
+    assert.deepEqual(b.records, a.records);
+    // A fresh array each time: a caller sorting it cannot disturb the cache.
+    b.records.reverse();
+    assert.deepEqual((await store.get(scope, oct.start, oct.end)).records, a.records);
+  });
+
+  it('the boundaries are inclusive: a row at 23:59:59.999 on the last day is in, the next ms is not', async () => {
+    api.leaky = true;
+    const got = await store.get(scope, oct.start, oct.end);
+    assert.equal(got.records.at(-1)!.date, '2026-10-31T23:59:59.999Z');
+    assert.equal(got.records[0]!.date, '2026-10-01T00:00:00.000Z');
+    assert.ok(got.records.every((r) => r.dateMs >= oct.start.getTime() && r.dateMs <= oct.end.getTime()));
+    const day = await store.get(scope, octDay(31).start, octDay(31).end);
+    assert.equal(day.records.at(-1)!.date, '2026-10-31T23:59:59.999Z');
+    assert.ok(!day.records.some((r) => r.date.startsWith('2026-10-30')));
+  });
+
+  it('a fetched range serves its sub-ranges without a request', async () => {
+    await store.get(scope, oct.start, oct.end);
+    for (const d of oct.children!) {
+      const got = await store.get(scope, d.start, d.end);
+      assert.equal(got.fromCache, 'memory');
+      assert.deepEqual(got.records, expectRecords(d.start, d.end));
+    }
+    await store.get(scope, nov.start, nov.end);
+    const l7 = await store.get(scope, last7.start, last7.end);
+    assert.deepEqual(l7.records, expectRecords(last7.start, last7.end));
+    assert.equal(api.calls.length, 2);
+  });
+
+  it('adjacent held ranges together cover a range across their boundary', async () => {
+    await store.get(scope, oct.start, oct.end);
+    await store.get(scope, nov.start, nov.end);
+    const l30 = await store.get(scope, last30.start, last30.end);
+    assert.equal(api.calls.length, 2);
+    assert.equal(l30.fromCache, 'memory');
+    assert.deepEqual(l30.records, expectRecords(last30.start, last30.end));
+    assert.equal(l30.warnings.length, 1);
+    assert.equal(l30.warnings[0]!.count, 2);
+  });
+
+  it('a range not fully covered is fetched', async () => {
+    await store.get(scope, oct.start, oct.end);
+    await store.get(scope, last30.start, last30.end); // reaches into November
+    assert.equal(api.calls.length, 2);
+    await store.get(scope, sep.end, oct.end); // one ms of September
+    assert.equal(api.calls.length, 3);
+  });
+
+  it('scopes are separate: another organization is fetched on its own', async () => {
+    await store.get(scope, oct.start, oct.end);
+    await store.get(otherOrg, oct.start, oct.end);
+    await store.get({ ...scope, accountId: 'acct-2' }, oct.start, oct.end);
+    assert.equal(api.calls.length, 3);
+    // The key is not part of the cache key: a changed key alone does not re-fetch (invalidate does).
+    await store.get({ ...scope, apiKey: 'another' }, oct.start, oct.end);
+    assert.equal(api.calls.length, 3);
+  });
+
+  it('concurrent gets of a range share one request; a sub-range waits for it', async () => {
+    const gate = deferred();
+    api.gate = gate.promise;
+    const p1 = store.get(scope, oct.start, oct.end);
+    const p2 = store.get(scope, oct.start, oct.end);
+    const p3 = store.get(scope, octDay(15).start, octDay(15).end);
+    await new Promise((r) => setTimeout(r, 5));
+    assert.equal(api.calls.length, 1);
+    gate.resolve();
+    const [a, b, c] = await Promise.all([p1, p2, p3]);
+    assert.equal(api.calls.length, 1);
+    assert.deepEqual(a.records, b.records);
+    assert.equal(a.fromCache, 'network');
+    assert.deepEqual(c.records, expectRecords(octDay(15).start, octDay(15).end));
+  });
+
+  it('a wider range does not wait for a narrower in-flight one', async () => {
+    const gate = deferred();
+    api.gate = gate.promise;
+    const p1 = store.get(scope, octDay(15).start, octDay(15).end);
+    const p2 = store.get(scope, oct.start, oct.end);
+    gate.resolve();
+    await Promise.all([p1, p2]);
+    assert.equal(api.calls.length, 2);
+  });
+
+  it('refresh re-fetches and replaces the data', async () => {
+    await store.get(scope, oct.start, oct.end);
+    api.version = 1;
+    const r = await store.get(scope, oct.start, oct.end, { refresh: true });
+    assert.equal(api.calls.length, 2);
+    assert.equal(r.fromCache, 'network');
+    assert.deepEqual(r.records, expectRecords(oct.start, oct.end, 1));
+    const again = await store.get(scope, octDay(3).start, octDay(3).end);
+    assert.equal(api.calls.length, 2);
+    assert.deepEqual(again.records, expectRecords(octDay(3).start, octDay(3).end, 1));
+  });
+
+  it('refreshing a wider range supersedes narrower held ones', async () => {
+    await store.get(scope, octDay(3).start, octDay(3).end);
+    api.version = 1;
+    await store.get(scope, oct.start, oct.end, { refresh: true });
+    const day = await store.get(scope, octDay(3).start, octDay(3).end);
+    assert.deepEqual(day.records, expectRecords(octDay(3).start, octDay(3).end, 1));
+  });
+
+  it('a failed refresh rejects and keeps the old data', async () => {
+    const first = await store.get(scope, oct.start, oct.end);
+    api.fail = new Error('server down');
+    api.version = 1;
+    await assert.rejects(store.get(scope, oct.start, oct.end, { refresh: true }), /server down/);
+    const after = await store.get(scope, oct.start, oct.end);
+    assert.equal(after.fromCache, 'memory');
+    assert.deepEqual(after.records, first.records);
+    assert.deepEqual(store.peek(scope, oct.start, oct.end)!.records, first.records);
+    assert.equal(api.calls.length, 2);
+  });
+
+  it('a failed first fetch rejects, caches nothing, and the next get tries again', async () => {
+    api.fail = new Error('boom');
+    await assert.rejects(store.get(scope, oct.start, oct.end), /boom/);
+    api.fail = undefined;
+    const ok = await store.get(scope, oct.start, oct.end);
+    assert.equal(ok.fromCache, 'network');
+    assert.equal(api.calls.length, 2);
+  });
+
+  it('peek reads memory synchronously and never fetches', async () => {
+    assert.equal(store.peek(scope, oct.start, oct.end), undefined);
+    await store.get(scope, oct.start, oct.end);
+    const p = store.peek(scope, octDay(9).start, octDay(9).end)!;
+    assert.equal(p.fromCache, 'memory');
+    assert.deepEqual(p.records, expectRecords(octDay(9).start, octDay(9).end));
+    assert.equal(store.peek(scope, nov.start, nov.end), undefined);
+    assert.equal(store.peek(otherOrg, oct.start, oct.end), undefined);
+    assert.equal(api.calls.length, 1);
+  });
+
+  it('invalidate forgets an organization or a whole account', async () => {
+    await store.get(scope, oct.start, oct.end);
+    await store.get(otherOrg, oct.start, oct.end);
+    await store.invalidate(scope.accountId, scope.organizationId);
+    assert.equal(store.peek(scope, oct.start, oct.end), undefined);
+    assert.ok(store.peek(otherOrg, oct.start, oct.end));
+    await store.invalidate(scope.accountId);
+    assert.equal(store.peek(otherOrg, oct.start, oct.end), undefined);
+    await store.get(scope, oct.start, oct.end);
+    assert.equal(api.calls.length, 3);
+  });
+
+  it('a request in flight during invalidate answers its caller but is not kept', async () => {
+    const gate = deferred();
+    api.gate = gate.promise;
+    const p = store.get(scope, oct.start, oct.end);
+    await store.invalidate(scope.accountId);
+    gate.resolve();
+    assert.equal((await p).records.length > 0, true);
+    assert.equal(store.peek(scope, oct.start, oct.end), undefined);
+  });
+
+  it('one caller aborting does not cancel a shared request; the last one does', async () => {
+    const gate = deferred();
+    api.gate = gate.promise;
+    const c1 = new AbortController();
+    const c2 = new AbortController();
+    const p1 = store.get(scope, oct.start, oct.end, { signal: c1.signal });
+    const p2 = store.get(scope, oct.start, oct.end, { signal: c2.signal });
+    c1.abort();
+    await assert.rejects(p1, { name: 'AbortError' });
+    assert.equal(api.calls[0]!.signal!.aborted, false);
+    gate.resolve();
+    assert.ok((await p2).records.length > 0);
+
+    const gate2 = deferred();
+    api.gate = gate2.promise;
+    const c3 = new AbortController();
+    const c4 = new AbortController();
+    const p3 = store.get(scope, nov.start, nov.end, { signal: c3.signal });
+    const p4 = store.get(scope, nov.start, nov.end, { signal: c4.signal });
+    c3.abort();
+    c4.abort();
+    await assert.rejects(p3, { name: 'AbortError' });
+    await assert.rejects(p4, { name: 'AbortError' });
+    assert.equal(api.calls[1]!.signal!.aborted, true);
+    // A new caller starts a new request rather than joining the abandoned one.
+    api.gate = undefined;
+    const p5 = await store.get(scope, nov.start, nov.end);
+    assert.equal(p5.fromCache, 'network');
+    assert.equal(api.calls.length, 3);
+  });
+
+  it('rejects an inverted range', async () => {
+    await assert.rejects(store.get(scope, oct.end, oct.start), RangeError);
+  });
+});
+
+describe('records: RecordStore + DiskCache', () => {
+  let dir: string;
+  let api: FakeApi;
+  const newStore = () => new RecordStore({ fetch: api.fetch, disk: new DiskCache(dir), now: () => now });
+  const files = () => {
+    try {
+      return readdirSync(join(dir, 'records-v1'));
+    } catch {
+      return [];
+    }
+  };
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'dmarc-records-'));
+    api = new FakeApi();
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('a closed range is read from disk by a new store, with raw rows intact', async () => {
+    const s1 = newStore();
+    const first = await s1.get(scope, oct.start, oct.end);
+    await s1.flush();
+    assert.equal(files().length, 1);
+
+    const s2 = newStore();
+    const again = await s2.get(scope, oct.start, oct.end);
+    assert.equal(api.calls.length, 1);
+    assert.equal(again.fromCache, 'disk');
+    assert.equal(again.fetchedAt, first.fetchedAt);
+    assert.deepEqual(again.records, first.records);
+    assert.deepEqual(again.warnings, first.warnings);
+    // raw is byte-for-byte the same JSON, odd characters included.
+    assert.equal(JSON.stringify(again.records.map((r) => r.raw)), JSON.stringify(first.records.map((r) => r.raw)));
+    // Then memory.
+    assert.equal((await s2.get(scope, oct.start, oct.end)).fromCache, 'memory');
+  });
+
+  it('a day inside a month cached on disk is served from that file', async () => {
+    const s1 = newStore();
+    await s1.get(scope, oct.start, oct.end);
+    await s1.flush();
+    const s2 = newStore();
+    const day = await s2.get(scope, octDay(12).start, octDay(12).end);
+    assert.equal(api.calls.length, 1);
+    assert.equal(day.fromCache, 'disk');
+    assert.deepEqual(day.records, expectRecords(octDay(12).start, octDay(12).end));
+    // The whole month is now in memory.
+    assert.ok(s2.peek(scope, oct.start, oct.end));
+  });
+
+  it('open ranges are kept in memory only', async () => {
+    const s = newStore();
+    await s.get(scope, nov.start, nov.end);
+    await s.get(scope, last7.start, last7.end, { refresh: true });
+    const today = nov.children![0]!;
+    await s.get(scope, today.start, today.end, { refresh: true });
+    // Within the settle window: ended, but reports may still arrive.
+    const yesterday = nov.children![1]!;
+    assert.equal(yesterday.closed, false);
+    await s.get(scope, yesterday.start, yesterday.end, { refresh: true });
+    await s.flush();
+    assert.deepEqual(files(), []);
+    const s2 = newStore();
+    await s2.get(scope, nov.start, nov.end);
+    assert.equal(api.calls.length, 5);
+  });
+
+  it('a refresh of a closed range skips the disk and overwrites it', async () => {
+    const s1 = newStore();
+    await s1.get(scope, oct.start, oct.end);
+    await s1.flush();
+    api.version = 1;
+    const s2 = newStore();
+    const r = await s2.get(scope, oct.start, oct.end, { refresh: true });
+    assert.equal(r.fromCache, 'network');
+    await s2.flush();
+    const s3 = newStore();
+    assert.deepEqual((await s3.get(scope, oct.start, oct.end)).records, expectRecords(oct.start, oct.end, 1));
+    assert.equal(api.calls.length, 2);
+    assert.equal(files().length, 1);
+  });
+
+  it('a wider range written to disk replaces the narrower files inside it', async () => {
+    const s1 = newStore();
+    await s1.get(scope, octDay(3).start, octDay(3).end);
+    await s1.flush();
+    assert.equal(files().length, 1);
+    api.version = 1;
+    await s1.get(scope, oct.start, oct.end);
+    await s1.flush();
+    assert.equal(files().length, 1);
+    const s2 = newStore();
+    assert.deepEqual((await s2.get(scope, octDay(3).start, octDay(3).end)).records, expectRecords(octDay(3).start, octDay(3).end, 1));
+  });
+
+  it('a month loaded from disk does not displace a day refreshed since', async () => {
+    const s1 = newStore();
+    await s1.get(scope, oct.start, oct.end);
+    await s1.flush();
+    let tick = 0;
+    const s2 = new RecordStore({ fetch: api.fetch, disk: new DiskCache(dir), now: () => new Date(now.getTime() + 1000 * ++tick) });
+    api.version = 1;
+    await s2.get(scope, octDay(3).start, octDay(3).end, { refresh: true });
+    const other = await s2.get(scope, octDay(4).start, octDay(4).end);
+    assert.equal(other.fromCache, 'disk');
+    assert.deepEqual(other.records, expectRecords(octDay(4).start, octDay(4).end, 0));
+    const day3 = await s2.get(scope, octDay(3).start, octDay(3).end);
+    assert.deepEqual(day3.records, expectRecords(octDay(3).start, octDay(3).end, 1));
+    assert.equal(api.calls.length, 2);
+  });
+
+  for (const [what, damage] of [
+    ['garbage', () => 'not json at all\n{'],
+    ['cut short', (text: string) => text.split('\n').slice(0, 20).join('\n') + '\n'],
+    ['a damaged record line', (text: string) => text.replace(/"dateMs":\d+/, '"dateMs":"x"')],
+    ['another format version', (text: string) => text.replace('"version":1', '"version":99')],
+    ['empty', () => ''],
+  ] as [string, (text: string) => string][]) {
+    it(`a disk file that is ${what} is a miss, deleted, then rewritten`, async () => {
+      const s1 = newStore();
+      const first = await s1.get(scope, oct.start, oct.end);
+      await s1.flush();
+      const [name] = files();
+      const path = join(dir, 'records-v1', name!);
+      writeFileSync(path, damage(readFileSync(path, 'utf8')));
+      const logs: string[] = [];
+      const s2 = new RecordStore({ fetch: api.fetch, disk: new DiskCache(dir, { log: (l) => logs.push(l) }), now: () => now });
+      const got = await s2.get(scope, oct.start, oct.end);
+      assert.equal(got.fromCache, 'network');
+      assert.deepEqual(got.records, first.records);
+      assert.equal(api.calls.length, 2);
+      assert.match(logs.join('\n'), /discarding unreadable/);
+      await s2.flush();
+      const s3 = newStore();
+      assert.equal((await s3.get(scope, oct.start, oct.end)).fromCache, 'disk');
+    });
+  }
+
+  it('the API key appears in no file name or content', async () => {
+    const s = newStore();
+    await s.get(scope, oct.start, oct.end);
+    await s.get(scope, sep.start, sep.end);
+    await s.flush();
+    assert.equal(files().length, 2);
+    for (const name of files()) {
+      assert.ok(!name.includes(API_KEY));
+      assert.ok(!readFileSync(join(dir, 'records-v1', name), 'utf8').includes(API_KEY));
+    }
+    assert.ok(!files().some((n) => n.includes('.tmp')));
+  });
+
+  it('invalidate clears the disk files of that account or organization only', async () => {
+    const s = newStore();
+    await s.get(scope, oct.start, oct.end);
+    await s.get(otherOrg, oct.start, oct.end);
+    await s.get({ ...scope, accountId: 'acct-2' }, oct.start, oct.end);
+    await s.flush();
+    assert.equal(files().length, 3);
+    await s.invalidate(scope.accountId, scope.organizationId);
+    assert.equal(files().length, 2);
+    await s.invalidate(scope.accountId);
+    assert.equal(files().length, 1);
+    const s2 = newStore();
+    assert.equal((await s2.get({ ...scope, accountId: 'acct-2' }, oct.start, oct.end)).fromCache, 'disk');
+    assert.equal((await s2.get(scope, oct.start, oct.end)).fromCache, 'network');
+  });
+
+  it('DiskCache.clear() with no account removes everything; reads of a missing dir are misses', async () => {
+    const disk = new DiskCache(dir);
+    assert.equal(await disk.read('a', 'o', 0, 1), undefined);
+    assert.equal(await disk.findCovering('a', 'o', 0, 1), undefined);
+    await disk.write('a', 'o', 0, 10, { records: [], warnings: [], rejected: { count: 0, samples: [] } }, 5);
+    assert.deepEqual(await disk.read('a', 'o', 0, 10), { start: 0, end: 10, fetchedAt: 5, result: { records: [], warnings: [], rejected: { count: 0, samples: [] } } });
+    assert.equal((await disk.findCovering('a', 'o', 2, 3))!.end, 10);
+    assert.equal(await disk.findCovering('a', 'o', 2, 11), undefined);
+    await disk.clear();
+    assert.equal(await disk.read('a', 'o', 0, 10), undefined);
+    await disk.clear('a');
+  });
+
+  it('a write that fails is logged, not thrown, and the data is still served', async () => {
+    // A file where the cache directory should be makes every write fail.
+    writeFileSync(join(dir, 'records-v1'), 'in the way');
+    const logs: string[] = [];
+    const s = new RecordStore({ fetch: api.fetch, disk: new DiskCache(dir), now: () => now, log: (l) => logs.push(l) });
+    const got = await s.get(scope, oct.start, oct.end);
+    assert.ok(got.records.length > 0);
+    await s.flush();
+    assert.match(logs.join('\n'), /disk cache write failed/);
+  });
+});
