@@ -1,7 +1,7 @@
 // Builds the two shipped bundles (extension host, webview UI) and, with --tests, the test
 // bundles under dist-test/. Flags: --production (minified, no source maps), --watch, --tests.
 import * as esbuild from 'esbuild';
-import { readdirSync, statSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 const args = new Set(process.argv.slice(2));
@@ -85,6 +85,11 @@ if (tests) {
     external: ['vscode', 'mocha', 'playwright-core'],
   });
 }
+
+// Codicons for the webview: the font and its CSS ship as files (the webview may load nothing
+// from outside localResourceRoots).
+mkdirSync('dist/codicons', { recursive: true });
+for (const f of ['codicon.css', 'codicon.ttf']) copyFileSync(`node_modules/@vscode/codicons/dist/${f}`, `dist/codicons/${f}`);
 
 if (watch) {
   const contexts = await Promise.all(configs.map((c) => esbuild.context(c)));

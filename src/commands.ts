@@ -1,5 +1,25 @@
 /** Every command id in one place; package.json `contributes.commands` lists the same ids. */
 export const Commands = {
   addAccount: 'dmarc.addAccount',
+  updateApiKey: 'dmarc.updateApiKey',
+  renameAccount: 'dmarc.renameAccount',
+  removeAccount: 'dmarc.removeAccount',
+  addOrganization: 'dmarc.addOrganization',
+  renameOrganization: 'dmarc.renameOrganization',
+  removeOrganization: 'dmarc.removeOrganization',
+  copyOrganizationId: 'dmarc.copyOrganizationId',
+  testConnection: 'dmarc.testConnection',
   refresh: 'dmarc.refresh',
+  refreshItem: 'dmarc.refreshItem',
+  retry: 'dmarc.retry',
+  openRecords: 'dmarc.openRecords',
+  fetchRange: 'dmarc.fetchRange',
+  exportSelectedJson: 'dmarc.exportSelectedJson',
+  exportSelectedCsv: 'dmarc.exportSelectedCsv',
+} as const;
+
+/** Context keys set by the extension, read by `when` clauses in package.json. */
+export const ContextKeys = {
+  hasAccounts: 'dmarc.hasAccounts',
+  hasOrganizations: 'dmarc.hasOrganizations',
 } as const;

@@ -1,20 +1,112 @@
 import * as vscode from 'vscode';
-import { Commands } from './commands';
+import { fetchDmarcRecords } from './api';
+import { AccountStore } from './accounts/accountStore';
+import { PUBLIC_BASE_URL, registerAccountCommands } from './accounts/accountCommands';
+import { DiskCache } from './records/diskCache';
+import { RecordStore } from './records/recordStore';
+import { DmarcTreeProvider, VIEW_ID, type TreeSettings } from './tree/dmarcTree';
+import type { Node } from './tree/nodes';
+import { windowPrompter, type Prompter } from './ui/prompter';
+import { PANEL_VIEW_TYPE, RecordsPanels } from './panel/recordsPanel';
+import { registerPanelCommands } from './panel/panelCommands';
+import { Commands, ContextKeys } from './commands';
 
-export function activate(context: vscode.ExtensionContext): void {
+/**
+ * What activate() returns when VS Code runs the extension's tests (ExtensionMode.Test), so they
+ * can reach the live objects. Never otherwise: `exports` are readable by every other extension,
+ * and these objects can read the API keys.
+ */
+export interface DmarcExplorerApi {
+  context: vscode.ExtensionContext;
+  accounts: AccountStore;
+  store: RecordStore;
+  tree: DmarcTreeProvider;
+  panels: RecordsPanels;
+  /** Replaces how the commands ask the user (tests answer programmatically); returns a restore function. */
+  usePrompter(p: Prompter): () => void;
+}
+
+function settings(): { tree: TreeSettings; timeoutMs: number } {
+  const c = vscode.workspace.getConfiguration('dmarc');
+  const months = Math.min(Math.max(Math.floor(c.get<number>('tree.months', 13)), 1), 60);
+  const monthChildren = c.get<string>('tree.monthChildren') === 'weeks' ? 'weeks' : 'days';
+  const timeoutMs = Math.max(5, c.get<number>('requestTimeoutSeconds', 120)) * 1000;
+  return { tree: { months, monthChildren }, timeoutMs };
+}
+
+export function activate(context: vscode.ExtensionContext): DmarcExplorerApi | undefined {
   const log = vscode.window.createOutputChannel('DMARC Explorer', { log: true });
   context.subscriptions.push(log);
-  log.info(`DMARC Explorer ${context.extension.packageJSON.version} activated`);
+  const version = String(context.extension.packageJSON.version);
+  log.info(`DMARC Explorer ${version} activated`);
+
+  const accounts = new AccountStore(context.globalState, context.secrets);
+  const store = new RecordStore({
+    fetch: (scope, start, end, signal) =>
+      fetchDmarcRecords(
+        { baseUrl: scope.baseUrl, apiKey: scope.apiKey, organizationId: scope.organizationId, startDate: start, endDate: end },
+        { signal, timeoutMs: settings().timeoutMs, log: (l) => log.debug(l) },
+      ),
+    disk: new DiskCache(vscode.Uri.joinPath(context.globalStorageUri, 'records').fsPath, { log: (l) => log.debug(l) }),
+    log: (l) => log.debug(l),
+  });
+  const tree = new DmarcTreeProvider(accounts, store, () => settings().tree, log);
+  const panels = new RecordsPanels({ extensionUri: context.extensionUri, accounts, store, log });
+  const view = vscode.window.createTreeView<Node>(VIEW_ID, { treeDataProvider: tree, showCollapseAll: true });
+
+  let prompter: Prompter = windowPrompter;
+  const demoBaseUrl = process.env.DMARC_DEMO_BASE_URL;
+
+  const updateContext = () => {
+    const list = accounts.list();
+    void vscode.commands.executeCommand('setContext', ContextKeys.hasAccounts, list.length > 0);
+    void vscode.commands.executeCommand('setContext', ContextKeys.hasOrganizations, list.some((a) => a.organizations.length > 0));
+  };
+  updateContext();
+
   context.subscriptions.push(
-    vscode.commands.registerCommand(Commands.addAccount, () => {
-      void vscode.window.showInformationMessage(vscode.l10n.t('Adding accounts arrives with the accounts view.'));
+    accounts,
+    tree,
+    view,
+    accounts.onDidChange(() => {
+      updateContext();
+      tree.refresh();
     }),
-    vscode.commands.registerCommand(Commands.refresh, () => undefined),
-    // Empty until accounts exist, which is what makes the workbench show the viewsWelcome text.
-    vscode.window.createTreeView('dmarc.explorer', {
-      treeDataProvider: { getChildren: () => [], getTreeItem: (e: vscode.TreeItem) => e },
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('dmarc.tree')) tree.refresh();
     }),
+    ...registerAccountCommands({
+      accounts,
+      prompter: () => prompter,
+      log,
+      invalidate: (accountId, organizationId) => void store.invalidate(accountId, organizationId),
+      timeoutMs: () => settings().timeoutMs,
+      defaultBaseUrl: () => demoBaseUrl || PUBLIC_BASE_URL,
+    }),
+    vscode.commands.registerCommand(Commands.refresh, () => tree.refresh({ refetch: true })),
+    vscode.commands.registerCommand(Commands.refreshItem, (node?: Node) => node && tree.refreshBucket(node)),
+    vscode.commands.registerCommand(Commands.retry, (node?: Node) => node && tree.refreshBucket(node)),
+    panels,
+    vscode.window.registerWebviewPanelSerializer(PANEL_VIEW_TYPE, {
+      deserializeWebviewPanel: (panel, state) => panels.restore(panel, state),
+    }),
+    ...registerPanelCommands({ accounts, store, panels, prompter: () => prompter, log }),
   );
+
+  if (context.extensionMode !== vscode.ExtensionMode.Test) return undefined;
+  return {
+    context,
+    accounts,
+    store,
+    tree,
+    panels,
+    usePrompter(p) {
+      prompter = p;
+      return () => {
+        prompter = windowPrompter;
+      };
+    },
+  };
 }
 
 export function deactivate(): void {}

@@ -1,0 +1,270 @@
+import * as vscode from 'vscode';
+import { ApiError, checkBaseUrl, fetchDmarcRecords, utcDayRange } from '../api';
+import type { Account, AccountStore, Organization } from './accountStore';
+import { organizationLabel } from './accountStore';
+import type { Prompter } from '../ui/prompter';
+import { Commands } from '../commands';
+import type { Node, NodeOf } from '../tree/nodes';
+
+export const PUBLIC_BASE_URL = 'https://www.suped.com';
+
+export interface AccountCommandDeps {
+  accounts: AccountStore;
+  prompter: () => Prompter;
+  log: vscode.LogOutputChannel;
+  /** Called when a key or organization changes, so cached data of that account is dropped. */
+  invalidate: (accountId: string, organizationId?: string) => void;
+  timeoutMs: () => number;
+  /** Pre-filled base URL (the demo sets it to the local server). */
+  defaultBaseUrl: () => string;
+}
+
+const t = vscode.l10n.t;
+
+export function validateLabel(value: string): string | undefined {
+  if (!value.trim()) return t('Enter a name, for example your company or the client this key belongs to.');
+  if (value.length > 100) return t('Keep the name under 100 characters.');
+  return undefined;
+}
+
+export function validateApiKey(value: string): string | undefined {
+  if (!value) return t('Paste the API key your DMARC provider issued.');
+  if (/\s/.test(value)) return t('An API key has no spaces or line breaks: check what was pasted.');
+  return undefined;
+}
+
+export function validateOrganizationId(value: string): string | undefined {
+  if (!value.trim()) return t('Enter the organization ID: it is in the organization\u2019s settings, under General.');
+  if (/\s/.test(value.trim())) return t('An organization ID has no spaces.');
+  return undefined;
+}
+
+/** Registers the account and organization commands. */
+export function registerAccountCommands(deps: AccountCommandDeps): vscode.Disposable[] {
+  const { accounts, log } = deps;
+
+  async function pickAccount(node: unknown, purpose: string): Promise<Account | undefined> {
+    const fromNode = accountOf(node);
+    if (fromNode) return accounts.get(fromNode.id);
+    const all = accounts.list();
+    if (all.length === 0) {
+      void vscode.window.showInformationMessage(t('Add an account first.'));
+      return undefined;
+    }
+    if (all.length === 1) return all[0];
+    const item = await deps.prompter().pick(
+      all.map((a) => ({ label: a.label, description: a.baseUrl, account: a })),
+      { title: purpose, placeHolder: t('Choose an account') },
+    );
+    return item?.account;
+  }
+
+  async function pickOrganization(node: unknown, purpose: string): Promise<{ account: Account; org: Organization } | undefined> {
+    if (isNode(node, 'org')) {
+      const account = accounts.get(node.account.id);
+      const org = account?.organizations.find((o) => o.id === node.org.id);
+      return account && org ? { account, org } : undefined;
+    }
+    const items = accounts.list().flatMap((account) =>
+      account.organizations.map((org) => ({ label: organizationLabel(org), description: `${org.id} · ${account.label}`, account, org })),
+    );
+    if (items.length === 0) {
+      void vscode.window.showInformationMessage(t('Add an organization first.'));
+      return undefined;
+    }
+    if (items.length === 1) return items[0];
+    const item = await deps.prompter().pick(items, { title: purpose, placeHolder: t('Choose an organization'), matchOnDescription: true });
+    return item && { account: item.account, org: item.org };
+  }
+
+  /** One day of records (yesterday, UTC) as a cheap check that the key may read the organization. */
+  async function checkAccess(account: Account, apiKey: string, organizationId: string): Promise<ApiError | undefined> {
+    const { startDate, endDate } = utcDayRange(new Date(Date.now() - 86_400_000));
+    try {
+      await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: t('Checking access to {0}…', organizationId), cancellable: false },
+        () => fetchDmarcRecords({ baseUrl: account.baseUrl, apiKey, organizationId, startDate, endDate }, { timeoutMs: deps.timeoutMs(), retries: 1, log: (l) => log.debug(l) }),
+      );
+      return undefined;
+    } catch (err) {
+      const e = err instanceof ApiError ? err : new ApiError('network', String((err as Error)?.message ?? err));
+      log.warn(`access check for organization ${organizationId} on account "${account.label}": ${e.kind}: ${e.message}`);
+      return e;
+    }
+  }
+
+  async function addOrganization(node?: unknown): Promise<void> {
+    const account = await pickAccount(node, t('Add Organization'));
+    if (!account) return;
+    const id = await deps.prompter().input({
+      title: t('Add Organization to {0} (1/2)', account.label),
+      prompt: t('Organization ID. Find it in your DMARC provider\u2019s organization settings, under General.'),
+      placeHolder: t('organization ID'),
+      validateInput: validateOrganizationId,
+    });
+    if (id === undefined) return;
+    const organizationId = id.trim();
+    const name = await deps.prompter().input({
+      title: t('Add Organization to {0} (2/2)', account.label),
+      prompt: t('A display name for the tree (optional: leave empty to show the ID).'),
+      placeHolder: organizationId,
+    });
+    if (name === undefined) return;
+    const apiKey = await accounts.getKey(account.id);
+    if (!apiKey) {
+      void vscode.window.showErrorMessage(t('The API key of {0} is missing. Run "Update API Key".', account.label));
+      return;
+    }
+    const problem = await checkAccess(account, apiKey, organizationId);
+    if (problem?.kind === 'forbidden') {
+      const update = t('Update API Key');
+      const choice = await deps.prompter().notify(
+        'error',
+        t('The API key of "{0}" was refused for organization {1} (403). Check the organization ID, or that this key belongs to the organization\u2019s owner.', account.label, organizationId),
+        update,
+      );
+      if (choice === update) await vscode.commands.executeCommand(Commands.updateApiKey, { kind: 'account', account });
+      return;
+    }
+    if (problem) {
+      const add = t('Add Anyway');
+      const choice = await deps.prompter().notify('warning', t('Could not check access to {0}: {1}', organizationId, problem.message), add);
+      if (choice !== add) return;
+    }
+    await accounts.addOrganization(account.id, { id: organizationId, name: name.trim() || undefined });
+    log.info(`organization ${organizationId} added to account "${account.label}"`);
+    if (!problem) void vscode.window.showInformationMessage(t('Organization {0} added: the key has access.', name.trim() || organizationId));
+  }
+
+  return [
+    vscode.commands.registerCommand(Commands.addAccount, async () => {
+      const p = deps.prompter();
+      const label = await p.input({ title: t('Add Account (1/3)'), prompt: t('A name for this account, such as your company or a client.'), validateInput: validateLabel });
+      if (label === undefined) return;
+      const baseUrl = await p.input({
+        title: t('Add Account (2/3)'),
+        prompt: t('Base URL of the DMARC Records API. HTTPS, or plain HTTP to this machine only.'),
+        value: deps.defaultBaseUrl(),
+        validateInput: (v) => checkBaseUrl(v.trim()),
+      });
+      if (baseUrl === undefined) return;
+      const apiKey = await p.input({
+        title: t('Add Account (3/3)'),
+        prompt: t('API key. It is stored in VS Code\u2019s secret storage, never in settings.'),
+        password: true,
+        validateInput: validateApiKey,
+      });
+      if (apiKey === undefined) return;
+      const account = await accounts.add(label.trim(), baseUrl.trim().replace(/\/+$/, ''), apiKey);
+      log.info(`account "${account.label}" added (${account.baseUrl})`);
+      await addOrganization({ kind: 'account', account });
+    }),
+
+    vscode.commands.registerCommand(Commands.updateApiKey, async (node?: unknown) => {
+      const account = await pickAccount(node, t('Update API Key'));
+      if (!account) return;
+      const apiKey = await deps.prompter().input({
+        title: t('Update API Key of {0}', account.label),
+        prompt: t('The new API key. It replaces the stored one.'),
+        password: true,
+        validateInput: validateApiKey,
+      });
+      if (apiKey === undefined) return;
+      await accounts.setKey(account.id, apiKey);
+      deps.invalidate(account.id);
+      log.info(`API key of account "${account.label}" updated`);
+      void vscode.window.showInformationMessage(t('API key of {0} updated.', account.label));
+    }),
+
+    vscode.commands.registerCommand(Commands.renameAccount, async (node?: unknown) => {
+      const account = await pickAccount(node, t('Rename Account'));
+      if (!account) return;
+      const label = await deps.prompter().input({ title: t('Rename Account'), value: account.label, validateInput: validateLabel });
+      if (label === undefined) return;
+      await accounts.rename(account.id, label.trim());
+    }),
+
+    vscode.commands.registerCommand(Commands.removeAccount, async (node?: unknown) => {
+      const account = await pickAccount(node, t('Remove Account'));
+      if (!account) return;
+      const ok = await deps.prompter().confirm(
+        t('Remove the account "{0}"?', account.label),
+        t('Its API key is deleted from secret storage and its {0} organization(s) leave the tree. Report data stays with the provider.', account.organizations.length),
+        t('Remove'),
+      );
+      if (!ok) return;
+      await accounts.remove(account.id);
+      deps.invalidate(account.id);
+      log.info(`account "${account.label}" removed`);
+    }),
+
+    vscode.commands.registerCommand(Commands.addOrganization, addOrganization),
+
+    vscode.commands.registerCommand(Commands.renameOrganization, async (node?: unknown) => {
+      const picked = await pickOrganization(node, t('Rename Organization'));
+      if (!picked) return;
+      const name = await deps.prompter().input({
+        title: t('Rename Organization {0}', picked.org.id),
+        prompt: t('Display name (leave empty to show the ID).'),
+        value: picked.org.name ?? '',
+      });
+      if (name === undefined) return;
+      await accounts.renameOrganization(picked.account.id, picked.org.id, name.trim());
+    }),
+
+    vscode.commands.registerCommand(Commands.removeOrganization, async (node?: unknown) => {
+      const picked = await pickOrganization(node, t('Remove Organization'));
+      if (!picked) return;
+      const ok = await deps.prompter().confirm(
+        t('Remove the organization "{0}" from {1}?', organizationLabel(picked.org), picked.account.label),
+        t('It leaves the tree and its cached records are dropped. You can add it again later.'),
+        t('Remove'),
+      );
+      if (!ok) return;
+      await accounts.removeOrganization(picked.account.id, picked.org.id);
+      deps.invalidate(picked.account.id, picked.org.id);
+    }),
+
+    vscode.commands.registerCommand(Commands.copyOrganizationId, async (node?: unknown) => {
+      const picked = await pickOrganization(node, t('Copy Organization ID'));
+      if (!picked) return;
+      await vscode.env.clipboard.writeText(picked.org.id);
+      void vscode.window.setStatusBarMessage(t('Copied organization ID {0}', picked.org.id), 3000);
+    }),
+
+    vscode.commands.registerCommand(Commands.testConnection, async (node?: unknown) => {
+      const account = await pickAccount(node, t('Test Connection'));
+      if (!account) return;
+      const apiKey = await accounts.getKey(account.id);
+      if (!apiKey) {
+        void vscode.window.showErrorMessage(t('The API key of {0} is missing. Run "Update API Key".', account.label));
+        return;
+      }
+      if (account.organizations.length === 0) {
+        void vscode.window.showInformationMessage(t('Add an organization to {0} first: the API can only be checked against one.', account.label));
+        return;
+      }
+      const results = [];
+      for (const org of account.organizations) results.push({ org, problem: await checkAccess(account, apiKey, org.id) });
+      const failed = results.filter((r) => r.problem);
+      if (failed.length === 0) {
+        void vscode.window.showInformationMessage(t('{0}: connected, the key reads all {1} organization(s).', account.label, results.length));
+      } else {
+        void vscode.window.showErrorMessage(
+          t('{0}: {1} of {2} organization(s) failed. {3}', account.label, failed.length, results.length,
+            failed.map((f) => `${organizationLabel(f.org)}: ${f.problem!.message}`).join(' · ')),
+        );
+      }
+    }),
+  ];
+}
+
+function isNode<K extends Node['kind']>(v: unknown, kind: K): v is NodeOf<K> {
+  return !!v && typeof v === 'object' && (v as { kind?: unknown }).kind === kind;
+}
+
+function accountOf(node: unknown): Account | undefined {
+  if (!node || typeof node !== 'object') return undefined;
+  const account = (node as { account?: Account }).account;
+  return account && typeof account.id === 'string' ? account : undefined;
+}

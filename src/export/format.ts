@@ -1,0 +1,44 @@
+/**
+ * Export formats for selected rows. Pure (no `vscode`): unit-tested in plain Node.
+ * JSON is the records exactly as the server sent them; CSV is one line per record with the
+ * table's columns.
+ */
+import type { DmarcRecord } from '../api/types';
+
+export function toJson(records: readonly DmarcRecord[]): string {
+  return `${JSON.stringify(records.map((r) => r.raw), null, 2)}\n`;
+}
+
+export const CSV_COLUMNS = [
+  'source', 'reporter', 'visibleFrom', 'returnPath', 'to', 'ipAddress', 'ipCountryCode', 'rdns',
+  'emails', 'category', 'date', 'dmarc', 'alignedSpf', 'alignedDkim', 'spf', 'dkims',
+] as const;
+
+function cell(record: DmarcRecord, column: (typeof CSV_COLUMNS)[number]): string {
+  switch (column) {
+    case 'rdns':
+      return record.rdns.join(' ');
+    case 'emails':
+      return String(record.emails);
+    case 'dkims':
+      return record.dkims.map((d) => `${d.selector}._domainkey.${d.domain}=${d.result}`).join(' ');
+    default:
+      return record[column] ?? '';
+  }
+}
+
+/**
+ * RFC 4180 quoting (fields with a comma, quote, CR or LF are quoted, quotes doubled), CRLF line
+ * ends. Report data is written by strangers, so a field that a spreadsheet would run as a formula
+ * (starting with =, +, -, @, tab or CR) is prefixed with an apostrophe.
+ */
+export function csvField(value: string): string {
+  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
+
+export function toCsv(records: readonly DmarcRecord[]): string {
+  const lines = [CSV_COLUMNS.join(',')];
+  for (const r of records) lines.push(CSV_COLUMNS.map((c) => csvField(cell(r, c))).join(','));
+  return `${lines.join('\r\n')}\r\n`;
+}

@@ -1,0 +1,127 @@
+import * as vscode from 'vscode';
+import { ApiError } from '../api';
+import type { AccountStore } from '../accounts/accountStore';
+import { organizationLabel } from '../accounts/accountStore';
+import type { RecordStore } from '../records/recordStore';
+import { endProblem, parseBound, presetRange, startProblem, type DateRange, type PresetId } from '../records/dateInput';
+import type { Prompter } from '../ui/prompter';
+import type { Node } from '../tree/nodes';
+import { Commands } from '../commands';
+import type { RecordsPanels } from './recordsPanel';
+
+const t = vscode.l10n.t;
+
+export interface PanelCommandDeps {
+  accounts: AccountStore;
+  store: RecordStore;
+  panels: RecordsPanels;
+  prompter: () => Prompter;
+  log: vscode.LogOutputChannel;
+  now?: () => Date;
+}
+
+const PRESETS: { id: PresetId; label: string }[] = [
+  { id: 'today', label: t('Today') },
+  { id: 'yesterday', label: t('Yesterday') },
+  { id: 'last7', label: t('Last 7 days') },
+  { id: 'last30', label: t('Last 30 days') },
+  { id: 'last90', label: t('Last 90 days') },
+  { id: 'thisMonth', label: t('This month') },
+  { id: 'lastMonth', label: t('Last month') },
+];
+
+export function registerPanelCommands(deps: PanelCommandDeps): vscode.Disposable[] {
+  const now = deps.now ?? (() => new Date());
+
+  async function pickRange(): Promise<DateRange | undefined> {
+    const p = deps.prompter();
+    const n = now();
+    const items = [
+      ...PRESETS.map((preset) => {
+        const r = presetRange(preset.id, n);
+        return { label: preset.label, description: `${r.start.toISOString().slice(0, 10)} – ${r.end.toISOString().slice(0, 10)} UTC`, range: r as DateRange | undefined };
+      }),
+      { label: t('Custom range…'), description: t('ISO 8601 dates or date-times, both inclusive'), range: undefined as DateRange | undefined },
+    ];
+    const choice = await p.pick(items, { title: t('Fetch Records: range'), placeHolder: t('Choose a range (UTC)') });
+    if (!choice) return undefined;
+    if (choice.range) return choice.range;
+    const startText = await p.input({
+      title: t('Custom range: start (inclusive)'),
+      prompt: t('YYYY-MM-DD (from 00:00 UTC) or an ISO 8601 date-time; UTC unless it has an offset.'),
+      placeHolder: '2026-11-01',
+      validateInput: (v) => startProblem(v, now()),
+    });
+    if (startText === undefined) return undefined;
+    const start = parseBound(startText, 'start')!;
+    const endText = await p.input({
+      title: t('Custom range: end (inclusive)'),
+      prompt: t('YYYY-MM-DD (to 23:59:59.999 UTC) or an ISO 8601 date-time.'),
+      placeHolder: start.toISOString().slice(0, 10),
+      validateInput: (v) => endProblem(v, start),
+    });
+    if (endText === undefined) return undefined;
+    const end = parseBound(endText, 'end')!;
+    return { start, end, label: t('Custom range') };
+  }
+
+  return [
+    vscode.commands.registerCommand(Commands.fetchRange, async () => {
+      const orgs = deps.accounts.list().flatMap((account) =>
+        account.organizations.map((org) => ({ label: organizationLabel(org), description: `${org.id} · ${account.label}`, account, org })),
+      );
+      if (orgs.length === 0) {
+        const add = t('Add Account');
+        if ((await deps.prompter().notify('info', t('Add an account and an organization first.'), add)) === add) {
+          await vscode.commands.executeCommand(Commands.addAccount);
+        }
+        return;
+      }
+      const picked = await deps.prompter().pick(orgs, { title: t('Fetch Records: organization'), placeHolder: t('Choose an organization'), matchOnDescription: true });
+      if (!picked) return;
+      const range = await pickRange();
+      if (!range) return;
+      const apiKey = await deps.accounts.getKey(picked.account.id);
+      if (!apiKey) {
+        void vscode.window.showErrorMessage(t('The API key of {0} is missing. Run "Update API Key".', picked.account.label));
+        return;
+      }
+      try {
+        await vscode.window.withProgress(
+          { location: vscode.ProgressLocation.Notification, title: t('Fetching DMARC records for {0}', picked.label), cancellable: true },
+          (_progress, token) => {
+            const controller = new AbortController();
+            token.onCancellationRequested(() => controller.abort());
+            return deps.store.get(
+              { accountId: picked.account.id, baseUrl: picked.account.baseUrl, apiKey, organizationId: picked.org.id },
+              range.start, range.end, { signal: controller.signal },
+            );
+          },
+        );
+      } catch (err) {
+        if (err instanceof ApiError && err.kind === 'cancelled') return;
+        const message = err instanceof ApiError ? err.message : String((err as Error)?.message ?? err);
+        deps.log.warn(`fetch range for ${picked.org.id}: ${message}`);
+        // The panel shows the error with Retry (and Update API Key for a 403).
+      }
+      deps.panels.open({ account: picked.account, org: picked.org, start: range.start, end: range.end });
+    }),
+
+    vscode.commands.registerCommand(Commands.openRecords, (node?: Node) => {
+      if (!node || (node.kind !== 'bucket' && node.kind !== 'source')) {
+        return vscode.commands.executeCommand(Commands.fetchRange);
+      }
+      const account = deps.accounts.get(node.account.id);
+      const org = account?.organizations.find((o) => o.id === node.org.id);
+      if (!account || !org) return undefined;
+      deps.panels.open({
+        account, org, start: node.bucket.start, end: node.bucket.end,
+        ...(node.kind === 'source' ? { source: node.source.source } : {}),
+      });
+      return undefined;
+    }),
+
+    vscode.commands.registerCommand(Commands.exportSelectedJson, () => deps.panels.active?.command('exportJson')),
+    vscode.commands.registerCommand(Commands.exportSelectedCsv, () => deps.panels.active?.command('exportCsv')),
+  ];
+}

@@ -1,0 +1,339 @@
+import * as vscode from 'vscode';
+import { randomBytes } from 'node:crypto';
+import type { Account, AccountStore, Organization } from '../accounts/accountStore';
+import { organizationLabel } from '../accounts/accountStore';
+import { ApiError } from '../api';
+import type { DmarcRecord } from '../api/types';
+import type { RecordStore } from '../records/recordStore';
+import { rangeLabel } from '../records/dateInput';
+import {
+  panelIdentitySchema, viewStateSchema, webviewMessageSchema,
+  type HostMessage, type PanelIdentity, type RowDetail, type RowTuple, type ViewState, type WebviewMessage,
+} from '../shared/protocol';
+import { openExport } from '../export/openExport';
+import { Commands } from '../commands';
+
+export const PANEL_VIEW_TYPE = 'dmarc.records';
+/** Rows per message. The first message is smaller so the first rows paint sooner. */
+const FIRST_CHUNK = 1_000;
+const CHUNK = 10_000;
+const t = vscode.l10n.t;
+
+export interface PanelDeps {
+  extensionUri: vscode.Uri;
+  accounts: AccountStore;
+  store: RecordStore;
+  log: vscode.LogOutputChannel;
+}
+
+export interface PanelTarget {
+  account: Account;
+  org: Organization;
+  start: Date;
+  end: Date;
+  /** Only this source's rows (Open Records on a source item). */
+  source?: string;
+}
+
+function identityOf(target: PanelTarget): PanelIdentity {
+  return {
+    accountId: target.account.id,
+    organizationId: target.org.id,
+    start: target.start.toISOString(),
+    end: target.end.toISOString(),
+    ...(target.source !== undefined ? { source: target.source } : {}),
+  };
+}
+
+function identityKey(i: PanelIdentity): string {
+  return JSON.stringify([i.accountId, i.organizationId, i.start, i.end, i.source ?? null]);
+}
+
+export function toTuple(r: DmarcRecord): RowTuple {
+  return [
+    r.source, r.reporter, r.visibleFrom, r.returnPath, r.to ?? '', r.ipAddress, r.ipCountryCode ?? '',
+    r.rdns.join(', '), r.emails, r.category, r.date, r.dmarc, r.alignedSpf, r.alignedDkim, r.spf,
+    r.dkims.map((d) => d.result),
+  ];
+}
+
+/** All open records panels, one per organization + range (+ source). */
+export class RecordsPanels implements vscode.Disposable {
+  private readonly panels = new Map<string, RecordsPanel>();
+  private activePanel: RecordsPanel | undefined;
+
+  constructor(private readonly deps: PanelDeps) {}
+
+  open(target: PanelTarget): RecordsPanel {
+    const identity = identityOf(target);
+    const existing = this.panels.get(identityKey(identity));
+    if (existing) {
+      existing.reveal();
+      return existing;
+    }
+    const panel = vscode.window.createWebviewPanel(PANEL_VIEW_TYPE, titleOf(target), vscode.ViewColumn.Active, this.webviewOptions());
+    return this.adopt(panel, target, undefined);
+  }
+
+  /** The serializer's half: a panel VS Code restored after a window reload, with its saved state. */
+  async restore(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
+    const saved = (state ?? {}) as { identity?: unknown; view?: unknown };
+    const identity = panelIdentitySchema.safeParse(saved.identity);
+    const account = identity.success ? this.deps.accounts.get(identity.data.accountId) : undefined;
+    const org = identity.success ? account?.organizations.find((o) => o.id === identity.data.organizationId) : undefined;
+    if (!identity.success || !account || !org) {
+      this.deps.log.info('a records panel from the last session could not be restored: its account or organization is gone');
+      panel.dispose();
+      return;
+    }
+    const view = viewStateSchema.safeParse(saved.view);
+    panel.webview.options = this.webviewOptions();
+    const target: PanelTarget = { account, org, start: new Date(identity.data.start), end: new Date(identity.data.end), source: identity.data.source };
+    panel.title = titleOf(target);
+    this.adopt(panel, target, view.success ? view.data : undefined);
+  }
+
+  get active(): RecordsPanel | undefined {
+    return this.activePanel;
+  }
+
+  get all(): RecordsPanel[] {
+    return [...this.panels.values()];
+  }
+
+  private webviewOptions(): vscode.WebviewPanelOptions & vscode.WebviewOptions {
+    return {
+      enableScripts: true,
+      enableFindWidget: false,
+      localResourceRoots: [vscode.Uri.joinPath(this.deps.extensionUri, 'dist')],
+    };
+  }
+
+  private adopt(panel: vscode.WebviewPanel, target: PanelTarget, view: ViewState | undefined): RecordsPanel {
+    const key = identityKey(identityOf(target));
+    const rp = new RecordsPanel(panel, target, this.deps, view);
+    this.panels.set(key, rp);
+    this.activePanel = rp;
+    panel.onDidChangeViewState(() => {
+      if (panel.active) this.activePanel = rp;
+      void vscode.commands.executeCommand('setContext', 'dmarc.recordsPanelActive', panel.active);
+    });
+    panel.onDidDispose(() => {
+      this.panels.delete(key);
+      if (this.activePanel === rp) this.activePanel = undefined;
+      rp.dispose();
+    });
+    return rp;
+  }
+
+  dispose(): void {
+    for (const p of this.panels.values()) p.panel.dispose();
+  }
+}
+
+function titleOf(target: PanelTarget): string {
+  const base = `${organizationLabel(target.org)} · ${rangeLabel(target.start, target.end)}`;
+  return target.source !== undefined ? `${base} · ${target.source}` : base;
+}
+
+/** One records panel: loads its range through the record store and serves its webview. */
+export class RecordsPanel implements vscode.Disposable {
+  private records: DmarcRecord[] = [];
+  private readonly disposables: vscode.Disposable[] = [];
+  private loadSeq = 0;
+  private disposed = false;
+  /** Count of selected rows, as the webview last reported it. */
+  selectionCount = 0;
+
+  constructor(
+    readonly panel: vscode.WebviewPanel,
+    readonly target: PanelTarget,
+    private readonly deps: PanelDeps,
+    private readonly savedView: ViewState | undefined,
+  ) {
+    panel.iconPath = vscode.Uri.joinPath(deps.extensionUri, 'media', 'dmarc.svg');
+    panel.webview.html = this.html();
+    this.disposables.push(panel.webview.onDidReceiveMessage((m) => void this.handleMessage(m)));
+  }
+
+  get identity(): PanelIdentity {
+    return identityOf(this.target);
+  }
+
+  /** The records shown, in the order sent to the webview (row index = array index). */
+  get rows(): readonly DmarcRecord[] {
+    return this.records;
+  }
+
+  reveal(): void {
+    this.panel.reveal();
+  }
+
+  /** Asks the webview to act on its selection (palette commands). */
+  command(command: 'exportJson' | 'exportCsv' | 'copyJson' | 'selectAll'): void {
+    void this.post({ type: 'command', command });
+  }
+
+  private post(message: HostMessage): Thenable<boolean> {
+    return this.disposed ? Promise.resolve(false) : this.panel.webview.postMessage(message);
+  }
+
+  /** Every message from the webview is untrusted: validated, and ignored (logged) when invalid. */
+  async handleMessage(raw: unknown): Promise<void> {
+    const parsed = webviewMessageSchema.safeParse(raw);
+    if (!parsed.success) {
+      const type = raw && typeof raw === 'object' && typeof (raw as { type?: unknown }).type === 'string' ? (raw as { type: string }).type.slice(0, 40) : typeof raw;
+      this.deps.log.warn(`ignored an invalid message from the records panel (type ${JSON.stringify(type)}): ${parsed.error.issues.slice(0, 3).map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`);
+      return;
+    }
+    const m = parsed.data;
+    try {
+      await this.dispatch(m);
+    } catch (err) {
+      this.deps.log.error(`records panel: ${m.type} failed: ${(err as Error)?.message ?? err}`);
+      if ('requestId' in m) void this.post({ type: 'response', requestId: m.requestId, ok: false, error: String((err as Error)?.message ?? err) });
+    }
+  }
+
+  private async dispatch(m: WebviewMessage): Promise<void> {
+    switch (m.type) {
+      case 'ready':
+        void this.post({
+          type: 'init',
+          title: this.panel.title,
+          rangeLabel: `${rangeLabel(this.target.start, this.target.end)} (UTC)`,
+          identity: this.identity,
+          ...(this.savedView ? { state: this.savedView } : {}),
+        });
+        await this.load(false);
+        return;
+      case 'retry':
+        await this.load(true);
+        return;
+      case 'updateKey':
+        await vscode.commands.executeCommand(Commands.updateApiKey, { kind: 'account', account: this.target.account });
+        await this.load(true);
+        return;
+      case 'getRow': {
+        const r = this.records[m.index];
+        if (!r) throw new Error(t('Row {0} does not exist.', m.index));
+        const result: RowDetail = { index: m.index, json: JSON.stringify(r.raw, null, 2), dkims: r.dkims.map((d) => ({ ...d })) };
+        void this.post({ type: 'response', requestId: m.requestId, ok: true, result });
+        return;
+      }
+      case 'copyRow': {
+        const r = this.records[m.index];
+        if (!r) throw new Error(t('Row {0} does not exist.', m.index));
+        await vscode.env.clipboard.writeText(JSON.stringify(r.raw, null, 2));
+        void this.post({ type: 'response', requestId: m.requestId, ok: true, result: null });
+        return;
+      }
+      case 'export': {
+        const rows = m.indices.map((i) => this.records[i]).filter((r): r is DmarcRecord => r !== undefined);
+        if (rows.length !== m.indices.length) throw new Error(t('Some rows to export do not exist.'));
+        if (rows.length === 0) throw new Error(t('No rows to export: select rows first.'));
+        await openExport(rows, m.format);
+        this.deps.log.info(`exported ${rows.length} ${m.what} row(s) as ${m.format.toUpperCase()}`);
+        void this.post({ type: 'response', requestId: m.requestId, ok: true, result: { count: rows.length } });
+        return;
+      }
+      case 'selectionChanged':
+        this.selectionCount = m.count;
+        return;
+      case 'saveState':
+        // The webview persists its own state (setState); nothing to keep on this side.
+        return;
+    }
+  }
+
+  /** Fetches (or reads from the cache) and streams the rows to the webview in chunks. */
+  async load(refresh: boolean): Promise<void> {
+    const seq = ++this.loadSeq;
+    const { account, org, start, end, source } = this.target;
+    void this.post({ type: 'loading', message: t('Fetching records for {0}…', rangeLabel(start, end)) });
+    const apiKey = await this.deps.accounts.getKey(account.id);
+    if (!apiKey) {
+      void this.post({ type: 'error', message: t('The API key of {0} is missing.', account.label), canRetry: true, canUpdateKey: true });
+      return;
+    }
+    let records: DmarcRecord[];
+    const notices: string[] = [];
+    try {
+      const data = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: t('DMARC: fetching records') }, () =>
+        this.deps.store.get({ accountId: account.id, baseUrl: account.baseUrl, apiKey, organizationId: org.id }, start, end, { refresh }),
+      );
+      records = source !== undefined ? data.records.filter((r) => r.source === source) : data.records;
+      if (data.rejected.count) notices.push(t('{0} malformed row(s) in the response were left out. First: {1}', data.rejected.count, data.rejected.samples.map((s) => `#${s.index} ${s.reason}`).join('; ')));
+      for (const w of data.warnings) notices.push(w.message);
+    } catch (err) {
+      if (seq !== this.loadSeq) return;
+      const e = err instanceof ApiError ? err : undefined;
+      const message = e ? e.message : t('Unexpected error: {0}', String((err as Error)?.message ?? err));
+      this.deps.log.warn(`records panel ${this.panel.title}: ${e?.kind ?? 'error'}: ${message}`);
+      void this.post({ type: 'error', message, canRetry: true, canUpdateKey: e?.kind === 'forbidden' });
+      return;
+    }
+    if (seq !== this.loadSeq) return;
+    this.records = records;
+    if (notices.length) void this.post({ type: 'notices', notices });
+    await this.sendRows(seq);
+  }
+
+  private async sendRows(seq: number): Promise<void> {
+    const total = this.records.length;
+    const encoder = new TextEncoder();
+    let offset = 0;
+    if (total === 0) {
+      void this.post({ type: 'rows', offset: 0, count: 0, total: 0, data: encoder.encode('[]'), last: true });
+      return;
+    }
+    while (offset < total) {
+      if (seq !== this.loadSeq || this.disposed) return;
+      const count = Math.min(offset === 0 ? FIRST_CHUNK : CHUNK, total - offset);
+      const tuples = new Array<RowTuple>(count);
+      for (let i = 0; i < count; i++) tuples[i] = toTuple(this.records[offset + i]);
+      const data = encoder.encode(JSON.stringify(tuples));
+      await this.post({ type: 'rows', offset, count, total, data, last: offset + count === total });
+      offset += count;
+      // Yield between chunks so the extension host never holds the event loop for long.
+      await new Promise((r) => setImmediate(r));
+    }
+  }
+
+  private html(): string {
+    const webview = this.panel.webview;
+    const nonce = randomBytes(18).toString('base64');
+    const dist = vscode.Uri.joinPath(this.deps.extensionUri, 'dist');
+    const script = webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.js'));
+    const style = webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.css'));
+    const codicons = webview.asWebviewUri(vscode.Uri.joinPath(dist, 'codicons', 'codicon.css'));
+    const csp = [
+      "default-src 'none'",
+      `img-src ${webview.cspSource}`,
+      `style-src ${webview.cspSource}`,
+      `font-src ${webview.cspSource}`,
+      `script-src 'nonce-${nonce}'`,
+    ].join('; ');
+    return `<!DOCTYPE html>
+<html lang="${vscode.env.language}">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" href="${codicons}">
+<link rel="stylesheet" href="${style}">
+<title>DMARC records</title>
+</head>
+<body>
+<div id="root"></div>
+<script nonce="${nonce}" src="${script}"></script>
+</body>
+</html>`;
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.loadSeq++;
+    for (const d of this.disposables) d.dispose();
+  }
+}

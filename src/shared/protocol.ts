@@ -1,0 +1,103 @@
+/**
+ * Every message between the records panel (host, src/panel) and its webview (media/webview), in
+ * one place. Messages the host receives are untrusted and validated with these zod schemas;
+ * invalid ones are logged and ignored. Requests carry a `requestId` and always get an answer
+ * (`ok: false` with an error when they fail).
+ *
+ * Rows travel as compact tuples in chunks of UTF-8 JSON bytes (`RowTuple[]`), not as one big
+ * object message: VS Code serialises webview messages on its UI thread, and 100k record objects
+ * would stall it. The webview never receives the raw rows in bulk; it asks for one row's JSON
+ * when it shows its detail.
+ */
+import { z } from 'zod';
+
+/** Column order of a RowTuple. */
+export const COLUMNS = [
+  'source', 'reporter', 'visibleFrom', 'returnPath', 'to', 'ipAddress', 'ipCountryCode', 'rdns',
+  'emails', 'category', 'date', 'dmarc', 'alignedSpf', 'alignedDkim', 'spf', 'dkim',
+] as const;
+export type ColumnId = (typeof COLUMNS)[number];
+
+/**
+ * One record for the table: the fields above in COLUMNS order. `rdns` is joined with ", ";
+ * `to` and `ipCountryCode` are '' when absent; `emails` is a number; `dkim` is the list of the
+ * DKIM signatures' results (the table shows e.g. `2 (pass, fail)`).
+ */
+export type RowTuple = [
+  string, string, string, string, string, string, string, string,
+  number, string, string, string, string, string, string, string[],
+];
+
+/** Facet filters offered by the table. */
+export const FACETS = ['category', 'dmarc', 'alignedSpf', 'alignedDkim', 'spf', 'dkim'] as const;
+export type FacetId = (typeof FACETS)[number];
+
+/** What the webview keeps with setState, so a reloaded window restores the same view. */
+export const viewStateSchema = z.object({
+  hiddenColumns: z.array(z.enum(COLUMNS)).max(COLUMNS.length).default([]),
+  sort: z.object({ column: z.enum(COLUMNS), descending: z.boolean() }).optional(),
+  search: z.string().max(1000).default(''),
+  facets: z.partialRecord(z.enum(FACETS), z.array(z.string().max(200)).max(100)).default({}),
+  scrollTop: z.number().nonnegative().default(0),
+  focused: z.number().int().nonnegative().optional(),
+});
+export type ViewState = z.infer<typeof viewStateSchema>;
+
+/** The panel's identity, kept in the webview state for the serializer (no key, no records). */
+export const panelIdentitySchema = z.object({
+  accountId: z.string().min(1).max(200),
+  organizationId: z.string().min(1).max(500),
+  start: z.string().datetime(),
+  end: z.string().datetime(),
+  source: z.string().max(500).optional(),
+});
+export type PanelIdentity = z.infer<typeof panelIdentitySchema>;
+
+// ---- host → webview --------------------------------------------------------------------------
+
+export type HostMessage =
+  /** Sent first; `state` is the saved view state to restore, if any. */
+  | { type: 'init'; title: string; rangeLabel: string; identity: PanelIdentity; state?: ViewState; initialSearch?: string }
+  | { type: 'loading'; message: string }
+  /** Rows `offset…offset+count-1`; `data` is UTF-8 JSON of RowTuple[]. `last` on the final chunk. */
+  | { type: 'rows'; offset: number; count: number; total: number; data: Uint8Array; last: boolean }
+  /** Rows were dropped or kept with warnings while reading the response: shown as a notice. */
+  | { type: 'notices'; notices: string[] }
+  | { type: 'error'; message: string; canRetry: boolean; canUpdateKey: boolean }
+  /** The answer to a request. */
+  | { type: 'response'; requestId: number; ok: true; result: unknown }
+  | { type: 'response'; requestId: number; ok: false; error: string }
+  /** A host command (palette, keybinding) asks the webview to act on its selection. */
+  | { type: 'command'; command: 'exportJson' | 'exportCsv' | 'copyJson' | 'selectAll' };
+
+/** The result of a `getRow` request. */
+export interface RowDetail {
+  index: number;
+  /** The row exactly as the server sent it, pretty-printed. */
+  json: string;
+  dkims: { selector: string; domain: string; result: string }[];
+}
+
+// ---- webview → host (validated) --------------------------------------------------------------
+
+const index = z.number().int().nonnegative().max(50_000_000);
+
+export const webviewMessageSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('ready') }),
+  z.object({ type: z.literal('retry') }),
+  z.object({ type: z.literal('updateKey') }),
+  z.object({ type: z.literal('getRow'), requestId: z.number().int(), index }),
+  z.object({
+    type: z.literal('export'),
+    requestId: z.number().int(),
+    format: z.enum(['json', 'csv']),
+    /** Row indices (as sent in `rows`) in display order; at most every row. */
+    indices: z.array(index).max(50_000_000),
+    /** What the rows are, for the message shown: the selection, or all filtered rows. */
+    what: z.enum(['selected', 'filtered']),
+  }),
+  z.object({ type: z.literal('copyRow'), requestId: z.number().int(), index }),
+  z.object({ type: z.literal('selectionChanged'), count: z.number().int().nonnegative() }),
+  z.object({ type: z.literal('saveState'), state: viewStateSchema }),
+]);
+export type WebviewMessage = z.infer<typeof webviewMessageSchema>;

@@ -1,0 +1,284 @@
+import * as vscode from 'vscode';
+import type { Account, AccountStore, Organization } from '../accounts/accountStore';
+import { organizationLabel } from '../accounts/accountStore';
+import { ApiError } from '../api';
+import { buildBuckets, type Bucket } from '../records/buckets';
+import type { RangeData, RecordScope, RecordStore } from '../records/recordStore';
+import { bySource, health, summarize } from '../records/summary';
+import { Commands } from '../commands';
+import type { Node, NodeOf } from './nodes';
+
+export const VIEW_ID = 'dmarc.explorer';
+const t = vscode.l10n.t;
+
+export interface TreeSettings {
+  months: number;
+  monthChildren: 'days' | 'weeks';
+}
+
+/**
+ * Maps accounts → organizations → date buckets → (summary, sources → IPs) to tree items. The
+ * record store does the fetching and caching; expanding a bucket is the only thing that fetches.
+ */
+export class DmarcTreeProvider implements vscode.TreeDataProvider<Node>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<Node | undefined | void>();
+  readonly onDidChangeTreeData = this.changed.event;
+  /** Range keys whose next expansion re-fetches (Refresh, Retry). */
+  private readonly pendingRefresh = new Set<string>();
+  private readonly numberFormat = new Intl.NumberFormat(vscode.env.language || 'en');
+  private readonly percentFormat = new Intl.NumberFormat(vscode.env.language || 'en', { style: 'percent', maximumFractionDigits: 1 });
+
+  constructor(
+    private readonly accounts: AccountStore,
+    private readonly store: RecordStore,
+    private readonly settings: () => TreeSettings,
+    private readonly log: vscode.LogOutputChannel,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  /** Re-renders the tree; with `refresh`, every top-level bucket re-fetches when next shown. */
+  refresh(opts: { refetch?: boolean } = {}): void {
+    if (opts.refetch) this.pendingRefresh.add('*');
+    this.changed.fire();
+  }
+
+  /** Re-fetches one bucket (Refresh on an item, Retry on an error) and re-renders. */
+  refreshBucket(node: Node): void {
+    const target = bucketOf(node);
+    if (!target) return;
+    this.pendingRefresh.add(key(target.account, target.org, target.bucket));
+    this.changed.fire();
+  }
+
+  async scopeOf(account: Account, org: Organization): Promise<RecordScope | undefined> {
+    const apiKey = await this.accounts.getKey(account.id);
+    if (!apiKey) return undefined;
+    return { accountId: account.id, baseUrl: account.baseUrl, apiKey, organizationId: org.id };
+  }
+
+  getChildren(node?: Node): vscode.ProviderResult<Node[]> {
+    if (!node) return this.roots();
+    switch (node.kind) {
+      case 'account':
+        return node.account.organizations.length
+          ? node.account.organizations.map((org) => ({ kind: 'org', account: node.account, org }))
+          : [{ kind: 'message', label: t('No organizations yet'), detail: t('Use "Add Organization" on this account.'), icon: 'info' }];
+      case 'org':
+        return buildBuckets(this.now(), this.settings()).map((bucket) => ({ kind: 'bucket', account: node.account, org: node.org, bucket }));
+      case 'bucket':
+        return this.bucketChildren(node);
+      case 'group':
+        return node.children.map((bucket) => ({ kind: 'bucket', account: node.account, org: node.org, bucket }));
+      case 'source':
+        return node.source.ips.map((ip) => ({ kind: 'ip', source: node.source, ip }));
+      default:
+        return [];
+    }
+  }
+
+  private roots(): Node[] {
+    const accounts = this.accounts.list();
+    if (accounts.length === 1) {
+      const [account] = accounts;
+      return account.organizations.map((org) => ({ kind: 'org', account, org }));
+    }
+    return accounts.map((account) => ({ kind: 'account', account }));
+  }
+
+  private async bucketChildren(node: NodeOf<'bucket'>): Promise<Node[]> {
+    const { account, org, bucket } = node;
+    const k = key(account, org, bucket);
+    const topLevel = bucket.kind === 'last-days' || bucket.kind === 'month' || bucket.kind === 'custom';
+    const refresh = this.pendingRefresh.delete(k) || (topLevel && this.pendingRefresh.has('*'));
+    const scope = await this.scopeOf(account, org);
+    if (!scope) {
+      return [{ kind: 'error', account, org, bucket, forbidden: true, message: t('The API key of {0} is missing.', account.label) }];
+    }
+    const previous = this.store.peek(scope, bucket.start, bucket.end);
+    let data: RangeData;
+    try {
+      data = await vscode.window.withProgress({ location: { viewId: VIEW_ID } }, () =>
+        this.store.get(scope, bucket.start, bucket.end, { refresh }),
+      );
+    } catch (err) {
+      const e = asApiError(err);
+      this.log.warn(`${organizationLabel(org)} · ${bucket.label}: ${e.kind}: ${e.message}`);
+      if (previous) {
+        void vscode.window.showWarningMessage(t('Refresh of {0} failed: {1}. Showing the data fetched before.', bucket.label, e.message));
+        return [{ kind: 'message', label: t('Refresh failed: {0}', e.message), detail: t('Showing data fetched at {0}', new Date(previous.fetchedAt).toLocaleTimeString()), icon: 'warning' }, ...this.dataChildren(node, previous)];
+      }
+      return [{ kind: 'error', account, org, bucket, forbidden: e.kind === 'forbidden', message: e.message }];
+    } finally {
+      if (topLevel) this.clearGlobalRefreshWhenDone();
+    }
+    return this.dataChildren(node, data);
+  }
+
+  /** The toolbar's Refresh applies to the buckets shown right after it, then lapses. */
+  private clearGlobalRefreshWhenDone(): void {
+    if (!this.pendingRefresh.has('*')) return;
+    setTimeout(() => this.pendingRefresh.delete('*'), 1000);
+  }
+
+  private dataChildren(node: NodeOf<'bucket'>, data: RangeData): Node[] {
+    const { account, org, bucket } = node;
+    const out: Node[] = [{ kind: 'summary', bucket, summary: summarize(data.records) }];
+    if (data.rejected.count > 0) {
+      out.push({
+        kind: 'message',
+        icon: 'warning',
+        label: t('{0} row(s) in the response were malformed and left out', data.rejected.count),
+        detail: data.rejected.samples.map((s) => `#${s.index}: ${s.reason}`).join('\n'),
+      });
+    }
+    for (const w of data.warnings) {
+      out.push({ kind: 'message', icon: 'warning', label: w.message, detail: t('{0} row(s) kept with this value', w.count) });
+    }
+    if (bucket.children?.length) {
+      out.push({ kind: 'group', account, org, bucket, label: bucket.children[0].kind === 'week' ? t('Weeks') : t('Days'), children: bucket.children });
+    }
+    if (data.records.length === 0) {
+      out.push({ kind: 'message', label: t('No reports in this range'), icon: 'circle-slash' });
+    }
+    for (const source of bySource(data.records)) out.push({ kind: 'source', account, org, bucket, source });
+    return out;
+  }
+
+  getTreeItem(node: Node): vscode.TreeItem {
+    const C = vscode.TreeItemCollapsibleState;
+    switch (node.kind) {
+      case 'account': {
+        const item = new vscode.TreeItem(node.account.label, C.Expanded);
+        item.id = `a/${node.account.id}`;
+        item.description = node.account.baseUrl;
+        item.iconPath = new vscode.ThemeIcon('account');
+        item.contextValue = 'account';
+        return item;
+      }
+      case 'org': {
+        const item = new vscode.TreeItem(organizationLabel(node.org), C.Collapsed);
+        item.id = `o/${node.account.id}/${node.org.id}`;
+        item.description = node.org.name ? node.org.id : undefined;
+        item.tooltip = t('Organization {0} · account {1}', node.org.id, node.account.label);
+        item.iconPath = new vscode.ThemeIcon('organization');
+        item.contextValue = 'org';
+        return item;
+      }
+      case 'bucket': {
+        const item = new vscode.TreeItem(node.bucket.label, C.Collapsed);
+        item.id = `b/${node.account.id}/${node.org.id}/${node.bucket.id}`;
+        item.tooltip = node.bucket.tooltip;
+        item.iconPath = new vscode.ThemeIcon(node.bucket.kind === 'month' ? 'calendar' : 'history');
+        item.contextValue = `bucket.${node.bucket.kind}`;
+        return item;
+      }
+      case 'group': {
+        const item = new vscode.TreeItem(node.label, C.Collapsed);
+        item.id = `g/${node.account.id}/${node.org.id}/${node.bucket.id}`;
+        item.iconPath = new vscode.ThemeIcon('list-tree');
+        item.contextValue = 'group';
+        return item;
+      }
+      case 'summary': {
+        const s = node.summary;
+        const item = new vscode.TreeItem(t('{0} emails · {1} pass', this.num(s.emails), this.pct(s.passRate)), C.None);
+        item.description = t('{0} rows', this.num(s.rows));
+        item.iconPath = new vscode.ThemeIcon('graph', healthColor(s.passRate));
+        const md = new vscode.MarkdownString();
+        md.appendMarkdown(`**${t('DMARC pass rate')}** ${this.pct(s.passRate)} ${t('(email-weighted: aligned SPF or aligned DKIM passes)')}\n\n`);
+        appendTable(md, t('Category'), s.emailsByCategory, this.num.bind(this));
+        appendTable(md, t('Disposition'), s.emailsByDisposition, this.num.bind(this));
+        md.appendMarkdown(`\n${t('Boundaries in UTC.')}`);
+        item.tooltip = md;
+        item.contextValue = 'summary';
+        return item;
+      }
+      case 'source': {
+        const s = node.source;
+        const item = new vscode.TreeItem(s.source || t('(unknown source)'), s.ips.length ? C.Collapsed : C.None);
+        item.id = `s/${node.account.id}/${node.org.id}/${node.bucket.id}/${s.source}`;
+        item.description = t('{0} emails · {1} pass', this.num(s.emails), this.pct(s.passRate));
+        item.iconPath = new vscode.ThemeIcon('circle-filled', healthColor(s.passRate));
+        const md = new vscode.MarkdownString();
+        md.appendMarkdown('**');
+        md.appendText(s.source);
+        md.appendMarkdown(`**\n\n${t('{0} emails in {1} rows from {2} IP(s)', this.num(s.emails), this.num(s.rows), s.ips.length)}  \n`);
+        md.appendMarkdown(`${t('DMARC pass rate')}: ${this.pct(s.passRate)}\n\n`);
+        appendTable(md, t('Category'), s.byCategory, this.num.bind(this));
+        item.tooltip = md;
+        item.contextValue = 'source';
+        return item;
+      }
+      case 'ip': {
+        const ip = node.ip;
+        const item = new vscode.TreeItem(ip.ipAddress, C.None);
+        item.description = [ip.rdns.length ? ip.rdns.join(', ') : t('no rDNS'), ip.ipCountryCode, t('{0} emails', this.num(ip.emails))].filter(Boolean).join(' · ');
+        item.tooltip = `${ip.ipAddress}\n${t('rDNS')}: ${ip.rdns.join(', ') || t('none')}\n${t('Country')}: ${ip.ipCountryCode ?? t('unknown')}\n${t('{0} emails in {1} rows', this.num(ip.emails), this.num(ip.rows))}`;
+        item.iconPath = new vscode.ThemeIcon('server');
+        item.contextValue = 'ip';
+        return item;
+      }
+      case 'message': {
+        const item = new vscode.TreeItem(node.label, C.None);
+        item.tooltip = node.detail;
+        item.iconPath = node.icon ? new vscode.ThemeIcon(node.icon, node.icon === 'warning' ? new vscode.ThemeColor('list.warningForeground') : undefined) : undefined;
+        item.contextValue = 'message';
+        return item;
+      }
+      case 'error': {
+        const item = new vscode.TreeItem(node.message, C.None);
+        item.description = node.forbidden ? t('Update API Key or Retry') : t('Retry');
+        item.tooltip = node.message;
+        item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('list.errorForeground'));
+        item.contextValue = node.forbidden ? 'error.forbidden' : 'error';
+        item.command = { command: Commands.retry, title: t('Retry'), arguments: [node] };
+        return item;
+      }
+    }
+  }
+
+  private num(n: number): string {
+    return this.numberFormat.format(n);
+  }
+
+  private pct(rate: number | undefined): string {
+    return rate === undefined || Number.isNaN(rate) ? '–' : this.percentFormat.format(rate);
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+  }
+}
+
+function key(account: Account, org: Organization, bucket: Bucket): string {
+  return `${account.id}|${org.id}|${bucket.start.toISOString()}|${bucket.end.toISOString()}`;
+}
+
+function bucketOf(node: Node): { account: Account; org: Organization; bucket: Bucket } | undefined {
+  if (node.kind === 'bucket' || node.kind === 'error' || node.kind === 'source' || node.kind === 'group') {
+    return { account: node.account, org: node.org, bucket: node.bucket };
+  }
+  return undefined;
+}
+
+function asApiError(err: unknown): ApiError {
+  return err instanceof ApiError ? err : new ApiError('network', t('Unexpected error: {0}', String((err as Error)?.message ?? err)));
+}
+
+function healthColor(rate: number | undefined): vscode.ThemeColor | undefined {
+  if (rate === undefined || Number.isNaN(rate)) return undefined;
+  const h = health(rate);
+  return new vscode.ThemeColor(h === 'good' ? 'charts.green' : h === 'warn' ? 'charts.yellow' : 'charts.red');
+}
+
+function appendTable(md: vscode.MarkdownString, heading: string, counts: Record<string, number>, fmt: (n: number) => string): void {
+  const entries = Object.entries(counts).sort((a, b) => b[1] - a[1]);
+  if (!entries.length) return;
+  md.appendMarkdown(`| ${heading} | ${t('Emails')} |\n|---|---:|\n`);
+  for (const [name, n] of entries) {
+    md.appendMarkdown('| ');
+    md.appendText(name || '(empty)');
+    md.appendMarkdown(` | ${fmt(n)} |\n`);
+  }
+  md.appendMarkdown('\n');
+}

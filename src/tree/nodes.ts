@@ -1,0 +1,20 @@
+import type { Account, Organization } from '../accounts/accountStore';
+import type { Bucket } from '../records/buckets';
+import type { SourceSummary, Summary } from '../records/summary';
+
+/**
+ * Plain tree nodes: the model (src/records) does the I/O, the provider maps these to TreeItems.
+ * Commands invoked from the tree receive one of these as their first argument.
+ */
+export type Node =
+  | { kind: 'account'; account: Account }
+  | { kind: 'org'; account: Account; org: Organization }
+  | { kind: 'bucket'; account: Account; org: Organization; bucket: Bucket }
+  | { kind: 'group'; account: Account; org: Organization; bucket: Bucket; label: string; children: Bucket[] }
+  | { kind: 'summary'; bucket: Bucket; summary: Summary; note?: string }
+  | { kind: 'source'; account: Account; org: Organization; bucket: Bucket; source: SourceSummary }
+  | { kind: 'ip'; source: SourceSummary; ip: SourceSummary['ips'][number] }
+  | { kind: 'message'; label: string; detail?: string; icon?: string }
+  | { kind: 'error'; account: Account; org: Organization; bucket: Bucket; message: string; forbidden: boolean };
+
+export type NodeOf<K extends Node['kind']> = Extract<Node, { kind: K }>;

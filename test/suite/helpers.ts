@@ -1,0 +1,80 @@
+import * as vscode from 'vscode';
+import manifest from '../../package.json';
+import type { DmarcExplorerApi } from '../../src/extension';
+import type { Prompter } from '../../src/ui/prompter';
+
+export const EXTENSION_ID = `${manifest.publisher}.${manifest.name}`;
+
+export async function extensionApi(): Promise<DmarcExplorerApi> {
+  const ext = vscode.extensions.getExtension<DmarcExplorerApi>(EXTENSION_ID);
+  if (!ext) throw new Error(`${EXTENSION_ID} is not loaded`);
+  return ext.activate();
+}
+
+/**
+ * Answers the commands' questions from a script, in order, the way a user would: each answer to
+ * an input box goes through that box's own validateInput first (an answer it rejects fails the
+ * test), a quick pick answer selects the item with that label, a confirm answer is a boolean.
+ */
+export class ScriptedPrompter implements Prompter {
+  readonly asked: { kind: string; title?: string; password?: boolean }[] = [];
+  constructor(private readonly answers: (string | boolean | undefined)[]) {}
+
+  private next(kind: string): string | boolean | undefined {
+    if (this.answers.length === 0) throw new Error(`unexpected ${kind}: the script has no answer left`);
+    return this.answers.shift();
+  }
+
+  async input(options: vscode.InputBoxOptions): Promise<string | undefined> {
+    this.asked.push({ kind: 'input', title: options.title, password: options.password });
+    const answer = this.next('input box');
+    if (answer === undefined) return undefined;
+    const text = String(answer);
+    const problem = await options.validateInput?.(text);
+    if (problem) throw new Error(`input "${options.title}" rejected the answer: ${typeof problem === 'string' ? problem : problem.message}`);
+    return text;
+  }
+
+  async pick<T extends vscode.QuickPickItem>(items: readonly T[], options: vscode.QuickPickOptions): Promise<T | undefined> {
+    this.asked.push({ kind: 'pick', title: options.title });
+    const answer = this.next('quick pick');
+    if (answer === undefined) return undefined;
+    const item = items.find((i) => i.label === answer);
+    if (!item) throw new Error(`quick pick "${options.title}" has no item "${answer}": ${items.map((i) => i.label).join(', ')}`);
+    return item;
+  }
+
+  async confirm(): Promise<boolean> {
+    this.asked.push({ kind: 'confirm' });
+    return this.next('confirmation') === true;
+  }
+
+  async notify(severity: string, message: string, ...actions: string[]): Promise<string | undefined> {
+    this.asked.push({ kind: `notify:${severity}`, title: message });
+    const answer = this.next('notification');
+    if (answer === undefined) return undefined;
+    if (!actions.includes(String(answer))) throw new Error(`notification "${message}" has no action "${answer}": ${actions.join(', ')}`);
+    return String(answer);
+  }
+
+  get remaining(): number {
+    return this.answers.length;
+  }
+}
+
+/** Runs a command with scripted answers and checks that every answer was used. */
+export async function runScripted(api: DmarcExplorerApi, command: string, answers: (string | boolean | undefined)[], ...args: unknown[]): Promise<ScriptedPrompter> {
+  const prompter = new ScriptedPrompter(answers);
+  const restore = api.usePrompter(prompter);
+  try {
+    await vscode.commands.executeCommand(command, ...args);
+  } finally {
+    restore();
+  }
+  if (prompter.remaining) throw new Error(`${command} left ${prompter.remaining} answer(s) unused`);
+  return prompter;
+}
+
+export async function removeAllAccounts(api: DmarcExplorerApi): Promise<void> {
+  for (const a of api.accounts.list()) await api.accounts.remove(a.id);
+}

@@ -1,0 +1,151 @@
+import * as vscode from 'vscode';
+import { strict as assert } from 'node:assert';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { startApiServer, type ApiServer } from '../server/server';
+import { Commands } from '../../src/commands';
+import { extensionApi, removeAllAccounts, runScripted } from './helpers';
+import type { DmarcExplorerApi } from '../../src/extension';
+import type { RecordsPanel } from '../../src/panel/recordsPanel';
+import { presetRange } from '../../src/records/dateInput';
+
+const KEY = 'panel-suite-key-93be';
+const ORG = 'org-panel-1';
+
+async function until<T>(f: () => T | undefined, what: string, ms = 30_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = f();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+function logText(api: DmarcExplorerApi): string {
+  const walk = (d: string): string[] => readdirSync(d).flatMap((n) => (statSync(join(d, n)).isDirectory() ? walk(join(d, n)) : [join(d, n)]));
+  return walk(dirname(api.context.logUri.fsPath)).filter((f) => /DMARC Explorer/.test(f)).map((f) => readFileSync(f, 'utf8')).join('\n');
+}
+
+describe('records panel (extension host, local API server)', () => {
+  let api: DmarcExplorerApi;
+  let server: ApiServer;
+  let panel: RecordsPanel;
+
+  before(async () => {
+    server = await startApiServer({ keys: { [KEY]: [ORG] }, rowsPerDay: 30 });
+    api = await extensionApi();
+    await removeAllAccounts(api);
+    const account = await api.accounts.add('Panel test', server.url, KEY);
+    await api.accounts.addOrganization(account.id, { id: ORG, name: 'Panel Org' });
+  });
+  after(async () => {
+    for (const p of api.panels.all) p.panel.dispose();
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await removeAllAccounts(api);
+    await server.close();
+  });
+
+  it('Fetch Records for Date Range: organization, preset, progress, then the panel', async () => {
+    server.resetRequests();
+    await runScripted(api, Commands.fetchRange, ['Panel Org', 'Last 7 days']);
+    assert.equal(api.panels.all.length, 1);
+    panel = api.panels.all[0];
+    const expected = presetRange('last7', new Date());
+    assert.equal(panel.identity.start, expected.start.toISOString());
+    assert.equal(panel.identity.end, expected.end.toISOString());
+    assert.match(panel.panel.title, /^Panel Org · /);
+    // The webview (running in the real workbench) asked for its rows; they came from the cache.
+    await until(() => panel.rows.length > 0 || undefined, 'rows sent to the webview');
+    assert.equal(server.requests.filter((r) => r.path === '/api/public/dmarc-records').length, 1, 'one request: the panel reuses the fetched range');
+  });
+
+  it('opening the same organization and range again reveals the same panel', async () => {
+    await runScripted(api, Commands.fetchRange, ['Panel Org', 'Last 7 days']);
+    assert.equal(api.panels.all.length, 1);
+    await runScripted(api, Commands.fetchRange, ['Panel Org', 'Yesterday']);
+    assert.equal(api.panels.all.length, 2);
+    api.panels.all.find((p) => p !== panel)!.panel.dispose();
+    assert.equal(api.panels.all.length, 1);
+  });
+
+  it('custom range input is validated as typed', async () => {
+    const future = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10);
+    await assert.rejects(runScripted(api, Commands.fetchRange, ['Panel Org', 'Custom range…', future]), /future/);
+    await assert.rejects(runScripted(api, Commands.fetchRange, ['Panel Org', 'Custom range…', '2026-02-30']), /Not a date/);
+    await assert.rejects(runScripted(api, Commands.fetchRange, ['Panel Org', 'Custom range…', '2026-10-10', '2026-10-09']), /before the start/);
+    await runScripted(api, Commands.fetchRange, ['Panel Org', 'Custom range…', '2026-10-10T06:00:00+02:00', '2026-10-10']);
+    const custom = api.panels.all.find((p) => p !== panel)!;
+    assert.equal(custom.identity.start, '2026-10-10T04:00:00.000Z');
+    assert.equal(custom.identity.end, '2026-10-10T23:59:59.999Z');
+    custom.panel.dispose();
+  });
+
+  it('exports the selected rows to an untitled JSON tab, exactly as received', async () => {
+    const indices = [0, 2, Math.min(5, panel.rows.length - 1)];
+    await panel.handleMessage({ type: 'export', requestId: 1, format: 'json', indices, what: 'selected' });
+    const doc = await until(() => vscode.workspace.textDocuments.find((d) => d.isUntitled && d.languageId === 'json'), 'the JSON tab');
+    const exported = JSON.parse(doc.getText());
+    assert.deepEqual(exported, indices.map((i) => panel.rows[i].raw));
+    // And the same bytes the server sent: every exported row is one of the server's rows verbatim.
+    const url = new URL('/api/public/dmarc-records', server.url);
+    url.searchParams.set('organizationId', ORG);
+    url.searchParams.set('startDate', panel.identity.start);
+    url.searchParams.set('endDate', panel.identity.end);
+    const body = await (await fetch(url, { headers: { Authorization: `Bearer ${KEY}` } })).json();
+    const serverRows = new Set((Array.isArray(body) ? body : body.dmarcRecords).map((r: unknown) => JSON.stringify(r)));
+    for (const row of exported) assert.ok(serverRows.has(JSON.stringify(row)));
+    assert.ok(!doc.getText().includes(KEY));
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  });
+
+  it('exports CSV with a header and quoted, formula-safe fields', async () => {
+    await panel.handleMessage({ type: 'export', requestId: 2, format: 'csv', indices: [1, 0], what: 'filtered' });
+    const doc = await until(() => vscode.workspace.textDocuments.find((d) => d.isUntitled && d.getText().startsWith('source,reporter,')), 'the CSV tab');
+    const lines = doc.getText().split('\r\n');
+    assert.equal(lines[0], 'source,reporter,visibleFrom,returnPath,to,ipAddress,ipCountryCode,rdns,emails,category,date,dmarc,alignedSpf,alignedDkim,spf,dkims');
+    assert.equal(lines.length, 4, 'header, two rows, final line break');
+    assert.ok(lines[1].startsWith(panel.rows[1].source.includes(',') ? `"${panel.rows[1].source}` : panel.rows[1].source));
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    const { toCsv } = await import('../../src/export/format');
+    const tricky = { ...panel.rows[0], source: 'a "quoted", source', reporter: '=HYPERLINK("x")', rdns: ['line\nbreak'] };
+    const csv = toCsv([tricky]).split('\r\n')[1];
+    assert.ok(csv.startsWith('"a ""quoted"", source","\'=HYPERLINK(""x"")"'), csv);
+    assert.ok(csv.includes('"line\nbreak"'));
+  });
+
+  it('ignores invalid messages from the webview, and logs them', async () => {
+    const docsBefore = vscode.workspace.textDocuments.length;
+    const junk: unknown[] = [
+      null, 42, 'export', { type: 'nope' }, { type: 'export', requestId: 3, format: 'html', indices: [0], what: 'selected' },
+      { type: 'export', requestId: 4, format: 'json', indices: 'all', what: 'selected' },
+      { type: 'getRow', requestId: 5, index: -1 }, { type: 'getRow', requestId: 6, index: 1.5 },
+      { type: 'saveState', state: { hiddenColumns: ['<script>'] } }, { type: 'export', requestId: 7, format: 'json', indices: [0] },
+    ];
+    for (const m of junk) await panel.handleMessage(m);
+    assert.equal(vscode.workspace.textDocuments.length, docsBefore, 'no export happened');
+    const log = await until(() => {
+      const text = logText(api);
+      return (text.match(/ignored an invalid message from the records panel/g) ?? []).length >= junk.length ? text : undefined;
+    }, 'log lines', 10_000);
+    assert.ok(log.includes('"nope"'));
+  });
+
+  it('Open Records on a tree bucket and on a source opens that range, filtered to the source', async () => {
+    const org = (await api.tree.getChildren())![0];
+    const last30 = (await api.tree.getChildren(org))![1];
+    assert.equal(last30.kind, 'bucket');
+    await vscode.commands.executeCommand(Commands.openRecords, last30);
+    const rangePanel = api.panels.active!;
+    assert.equal(rangePanel.identity.start, (last30 as { bucket: { start: Date } }).bucket.start.toISOString());
+    const source = (await api.tree.getChildren(last30))!.find((n) => n.kind === 'source')!;
+    await vscode.commands.executeCommand(Commands.openRecords, source);
+    const sourcePanel = api.panels.active!;
+    assert.notEqual(sourcePanel, rangePanel);
+    const name = (source as { source: { source: string; rows: number } }).source;
+    assert.equal(sourcePanel.identity.source, name.source);
+    await until(() => sourcePanel.rows.length > 0 || undefined, 'source rows');
+    assert.equal(sourcePanel.rows.length, name.rows);
+    assert.ok(sourcePanel.rows.every((r) => r.source === name.source));
+  });
+});
