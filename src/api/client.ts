@@ -1,0 +1,359 @@
+/**
+ * fetchDmarcRecords: one GET of §4 over Node's global fetch (undici), with typed errors,
+ * bounded retries, a per-attempt timeout, cancellation, and the API key kept out of every
+ * message, log line and thrown value.
+ */
+import { version } from '../../package.json';
+import { ApiError, formatBytes, formatDuration, redact, snippet } from './errors';
+import { normaliseRows, parseRecordsJson } from './schema';
+import type { FetchOptions, FetchResult, RecordsQuery } from './types';
+import { baseUrlProblem, buildRecordsUrl, isLoopbackHost, toIsoUtc } from './url';
+
+export const USER_AGENT = `dmarc-explorer/${version}`;
+
+export const DEFAULT_TIMEOUT_MS = 120_000;
+export const DEFAULT_RETRIES = 2;
+export const DEFAULT_RETRY_BASE_MS = 1000;
+export const DEFAULT_MAX_RETRY_AFTER_MS = 60_000;
+const MAX_BACKOFF_MS = 30_000;
+const MAX_REDIRECTS = 3;
+
+/** FetchOptions plus knobs that tests and tools need; the extension uses the defaults. */
+export interface ClientOptions extends FetchOptions {
+  /** First backoff delay for 5xx and network errors; doubles per retry, with jitter. Default 1 s. */
+  retryBaseMs?: number;
+  /** Longest Retry-After we wait for. A 429 asking for longer fails at once. Default 60 s. */
+  maxRetryAfterMs?: number;
+  /** Defaults to `dmarc-explorer/<package.json version>`. */
+  userAgent?: string;
+  /** Rows validated between two yields to the event loop (see schema.ts). */
+  chunkRows?: number;
+}
+
+/**
+ * GET the records of one organization in an inclusive date range, validated and normalised.
+ * Every failure is an ApiError; the API key never appears in its message.
+ */
+export async function fetchDmarcRecords(query: RecordsQuery, options: ClientOptions = {}): Promise<FetchResult> {
+  const key = typeof query.apiKey === 'string' ? query.apiKey : '';
+  const log = (line: string): void => {
+    try {
+      options.log?.(redact(line, key));
+    } catch {
+      // A failing logger must not fail the fetch.
+    }
+  };
+  try {
+    return await run(query, options, log);
+  } catch (e) {
+    // Last line of defence: whatever went wrong, what leaves this function is an ApiError whose
+    // message does not contain the key (messages may quote a server or an underlying error).
+    let err: ApiError;
+    if (e instanceof ApiError) {
+      err = !key || redact(e.message, key) === e.message ? e : new ApiError(e.kind, redact(e.message, key), { status: e.status, retryAfterMs: e.retryAfterMs });
+    } else {
+      err = new ApiError('network', redact(`Unexpected error: ${e instanceof Error ? e.message : String(e)}`, key));
+    }
+    log(`failed (${err.kind}): ${err.message}`);
+    throw err;
+  }
+}
+
+type Log = (line: string) => void;
+
+async function run(query: RecordsQuery, options: ClientOptions, log: Log): Promise<FetchResult> {
+  const { signal } = options;
+  if (signal?.aborted) throw cancelled();
+
+  // Nothing leaves the machine before these checks pass.
+  const problem = baseUrlProblem(query.baseUrl ?? '');
+  if (problem) throw new ApiError(problem.kind, problem.message);
+  const apiKey = (query.apiKey ?? '').trim();
+  if (!apiKey) throw new ApiError('forbidden', 'No API key is set. Enter the key you got from the provider.');
+  // Checked here because undici's own error for a bad header value quotes the value (the key).
+  if (!/^[\x21-\x7e]+$/.test(apiKey)) {
+    throw new ApiError('forbidden', 'The API key contains spaces, line breaks or other characters a key cannot have. Paste it again.');
+  }
+  const organizationId = (query.organizationId ?? '').trim();
+  if (!organizationId) throw new ApiError('bad-request', 'No organization ID is set.');
+  const start = toIsoUtc(query.startDate);
+  const end = toIsoUtc(query.endDate);
+  if (!start) throw new ApiError('bad-request', 'The start date is not a valid date.');
+  if (!end) throw new ApiError('bad-request', 'The end date is not a valid date.');
+  if (start > end) throw new ApiError('bad-request', 'The start date is after the end date.');
+
+  const url = buildRecordsUrl(query.baseUrl, organizationId, start, end);
+  const headers = {
+    Authorization: `Bearer ${apiKey}`,
+    Accept: 'application/json',
+    'User-Agent': options.userAgent ?? USER_AGENT,
+  };
+  const retries = Math.max(0, Math.floor(options.retries ?? DEFAULT_RETRIES));
+
+  for (let attempt = 0; ; attempt++) {
+    let body: { text: string; contentType: string | null };
+    try {
+      body = await attemptOnce(url, headers, organizationId, apiKey, options, log);
+    } catch (e) {
+      const err = e as ApiError;
+      const delay = retryDelay(err, attempt, retries, options);
+      if (delay === undefined) throw err;
+      log(`retry ${attempt + 1} of ${retries} in ${delay} ms: ${err.message}`);
+      try {
+        options.onRetry?.({ attempt: attempt + 1, delayMs: delay, reason: err.message });
+      } catch {
+        // Progress reporting must not break the fetch.
+      }
+      await sleep(delay, signal);
+      continue;
+    }
+
+    const t0 = Date.now();
+    const rows = parseRecordsJson(body.text, body.contentType, apiKey);
+    body.text = ''; // let the (possibly 50 MB) string go while the rows are normalised
+    const result = await normaliseRows(rows, { signal, chunkRows: options.chunkRows });
+    log(
+      `${result.records.length} records, ${result.rejected.count} rejected, ${result.warnings.length} warnings; parsed in ${Date.now() - t0} ms`,
+    );
+    return result;
+  }
+}
+
+/** When to try again: 429 (Retry-After), 5xx and network errors, bounded; never 400/403/404. */
+function retryDelay(err: ApiError, attempt: number, retries: number, options: ClientOptions): number | undefined {
+  if (attempt >= retries || !RETRYABLE.has(err.kind) || FINAL.has(err)) return undefined;
+  if (err.retryAfterMs !== undefined) {
+    // A wait longer than the cap is not worth sitting through: fail now and say when to retry.
+    return err.retryAfterMs <= (options.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS) ? err.retryAfterMs : undefined;
+  }
+  // Exponential backoff with "equal jitter": half fixed, half random, so clients spread out.
+  const d = Math.min(MAX_BACKOFF_MS, (options.retryBaseMs ?? DEFAULT_RETRY_BASE_MS) * 2 ** attempt);
+  return Math.round(d / 2 + Math.random() * (d / 2));
+}
+
+const RETRYABLE = new Set(['rate-limited', 'server', 'network']);
+/** Network errors that another attempt will not fix (certificate problems). */
+const FINAL = new WeakSet<ApiError>();
+
+async function attemptOnce(
+  first: URL,
+  headers: Record<string, string>,
+  organizationId: string,
+  apiKey: string,
+  options: ClientOptions,
+  log: Log,
+): Promise<{ text: string; contentType: string | null }> {
+  const { signal } = options;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  // One controller per attempt, aborted by the caller's signal or by our timer; `why` says which.
+  const ac = new AbortController();
+  let why: 'timeout' | 'cancelled' | undefined;
+  const onAbort = (): void => {
+    why ??= 'cancelled';
+    ac.abort();
+  };
+  signal?.addEventListener('abort', onAbort, { once: true });
+  if (signal?.aborted) onAbort();
+  const timer = setTimeout(() => {
+    why ??= 'timeout';
+    ac.abort();
+  }, timeoutMs);
+  const t0 = Date.now();
+  let url = first;
+  try {
+    let res: Response;
+    for (let hop = 0; ; hop++) {
+      log(`GET ${url.href}`);
+      // Redirects are followed by hand: the key goes only to the same host, never over plain http.
+      res = await fetch(url, { method: 'GET', headers, signal: ac.signal, redirect: 'manual' });
+      if (res.status < 300 || res.status >= 400 || !res.headers.has('location')) break;
+      await discard(res);
+      const next = new URL(res.headers.get('location')!, url);
+      if (hop >= MAX_REDIRECTS) throw new ApiError('invalid-response', `Too many redirects from ${first.host}. Check the base URL.`, { status: res.status });
+      if (next.protocol === 'http:' && !isLoopbackHost(next.hostname)) {
+        throw new ApiError('insecure-url', `The server redirected to plain http:// (${next.host}); the API key is not sent unencrypted. Use an https:// base URL.`, { status: res.status });
+      }
+      if (next.protocol !== 'https:' && next.protocol !== 'http:') {
+        throw new ApiError('invalid-response', `The server redirected to an unsupported address. Check the base URL.`, { status: res.status });
+      }
+      if (next.hostname !== url.hostname) {
+        throw new ApiError(
+          'not-found',
+          `The server redirected to ${next.host}. The API key is only sent to ${url.hostname}; if the API moved, change the base URL.`,
+          { status: res.status },
+        );
+      }
+      log(`redirected (${res.status}) to ${next.href}`);
+      url = next;
+    }
+
+    const { status } = res;
+    const contentType = res.headers.get('content-type');
+    if (status >= 200 && status < 300) {
+      const text = await res.text(); // the timeout covers the body up to its last byte
+      log(`${status} ${contentType ?? 'no content type'}, ${formatBytes(text.length)} in ${Date.now() - t0} ms`);
+      return { text, contentType };
+    }
+    log(`${status} from ${url.host} after ${Date.now() - t0} ms`);
+    throw await httpError(res, url, organizationId, apiKey);
+  } catch (e) {
+    if (why === 'cancelled') throw cancelled();
+    if (why === 'timeout') {
+      throw new ApiError(
+        'timeout',
+        `No complete answer from ${url.host} within ${formatDuration(timeoutMs)}. The server may be slow or the date range too large; try a shorter range.`,
+      );
+    }
+    if (e instanceof ApiError) throw e;
+    throw networkError(e, url, apiKey);
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', onAbort);
+  }
+}
+
+async function discard(res: Response): Promise<void> {
+  try {
+    await res.body?.cancel();
+  } catch {
+    // Nothing to free.
+  }
+}
+
+async function httpError(res: Response, url: URL, organizationId: string, apiKey: string): Promise<ApiError> {
+  const { status } = res;
+  if (status === 400 || (status >= 402 && status < 500 && status !== 403 && status !== 404 && status !== 429)) {
+    const said = await serverMessage(res, apiKey);
+    if (status === 400) return new ApiError('bad-request', said || 'The server rejected the request (HTTP 400) without saying why.', { status });
+    return new ApiError('bad-request', `The server refused the request (HTTP ${status})${said ? `: ${said}` : '.'}`, { status });
+  }
+  await discard(res);
+  if (status === 401 || status === 403) {
+    return new ApiError(
+      'forbidden',
+      `The API key was refused, or it has no access to organization "${snippet(organizationId, 60)}" (HTTP ${status}). Check the key and the organization ID.`,
+      { status },
+    );
+  }
+  if (status === 404) {
+    return new ApiError('not-found', `Nothing found at ${url.origin}${url.pathname} (HTTP 404). The base URL is probably wrong.`, { status });
+  }
+  const retryAfterMs = parseRetryAfter(res.headers.get('retry-after'));
+  if (status === 429) {
+    const when = retryAfterMs !== undefined ? `in ${formatDuration(retryAfterMs)}` : 'later';
+    return new ApiError('rate-limited', `The API's rate limit was reached. Try again ${when}.`, { status, retryAfterMs });
+  }
+  if (status >= 500) {
+    return new ApiError('server', `The server had a problem (HTTP ${status}). Try again later.`, { status, retryAfterMs });
+  }
+  return new ApiError('invalid-response', `Unexpected answer from the server (HTTP ${status}).`, { status });
+}
+
+/** The explanation in an error body: JSON `message` / `error` / `error.message`, else the text. */
+async function serverMessage(res: Response, apiKey: string): Promise<string> {
+  let text: string;
+  try {
+    text = await res.text();
+  } catch {
+    return '';
+  }
+  try {
+    const j = JSON.parse(text) as unknown;
+    if (j && typeof j === 'object') {
+      const { message, error } = j as { message?: unknown; error?: unknown };
+      const nested = error && typeof error === 'object' ? (error as { message?: unknown }).message : undefined;
+      const m = [message, error, nested].find((x): x is string => typeof x === 'string' && x.trim() !== '');
+      if (m) return snippet(m, 500, apiKey);
+    }
+    if (typeof j === 'string') return snippet(j, 500, apiKey);
+  } catch {
+    // Not JSON: use the text itself, unless it is an HTML page.
+  }
+  return /^\s*</.test(text) ? '' : snippet(text, 500, apiKey);
+}
+
+/** Retry-After as milliseconds: delta-seconds or an HTTP date. */
+export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
+  if (value === null) return undefined;
+  const v = value.trim();
+  if (/^\d+$/.test(v)) return Number(v) * 1000;
+  const at = Date.parse(v);
+  return Number.isFinite(at) ? Math.max(0, at - now) : undefined;
+}
+
+const TLS_CODES = new Set([
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+  'ERR_SSL_WRONG_VERSION_NUMBER',
+]);
+
+/**
+ * A short message from an undici failure. Only its code (and the cause's message for unknown
+ * codes) is used: undici's top-level message is "fetch failed" and some of its errors quote
+ * header values.
+ */
+function networkError(e: unknown, url: URL, apiKey: string): ApiError {
+  const cause = (e as { cause?: { code?: unknown; message?: unknown } } | undefined)?.cause;
+  const code = typeof cause?.code === 'string' ? cause.code : typeof (e as { code?: unknown })?.code === 'string' ? (e as { code: string }).code : undefined;
+  const host = url.host;
+  let msg: string;
+  switch (code) {
+    case 'ECONNREFUSED':
+      msg = `Could not connect to ${host}: connection refused. Check the base URL and that the server is up.`;
+      break;
+    case 'ENOTFOUND':
+      msg = `The host ${url.hostname} was not found. Check the base URL.`;
+      break;
+    case 'EAI_AGAIN':
+      msg = `Looking up ${url.hostname} failed. Check your network connection.`;
+      break;
+    case 'ECONNRESET':
+    case 'EPIPE':
+    case 'UND_ERR_SOCKET':
+    case 'UND_ERR_CLOSED':
+      msg = `The connection to ${host} was closed unexpectedly. Check your network and try again.`;
+      break;
+    case 'ETIMEDOUT':
+    case 'UND_ERR_CONNECT_TIMEOUT':
+    case 'UND_ERR_HEADERS_TIMEOUT':
+    case 'UND_ERR_BODY_TIMEOUT':
+      msg = `The connection to ${host} timed out. Check your network or proxy.`;
+      break;
+    default:
+      if (code && TLS_CODES.has(code)) {
+        const err = new ApiError('network', `The TLS certificate of ${host} was not accepted (${code}). Check the base URL or your network's proxy.`);
+        FINAL.add(err);
+        return err;
+      }
+      msg = `Could not reach ${host}${code ? ` (${code})` : typeof cause?.message === 'string' ? ` (${snippet(cause.message, 80, apiKey)})` : ''}. Check your network and the base URL.`;
+  }
+  return new ApiError('network', msg);
+}
+
+function cancelled(): ApiError {
+  return new ApiError('cancelled', 'Cancelled.');
+}
+
+/** Waits `ms`, or rejects with `cancelled` the moment the signal aborts. */
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(cancelled());
+      return;
+    }
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(cancelled());
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

@@ -1,0 +1,69 @@
+/**
+ * The one error type src/api throws. Every failure of a fetch ends as an ApiError with a `kind`
+ * the UI can switch on, and a short message a person can act on.
+ *
+ * Secrets: an ApiError never carries the API key. Messages built from anything outside our
+ * control (a server's 400 text, the start of a bad body, an undici error) go through `redact`
+ * first, and no underlying error is attached as `cause` (its message or stack could hold the
+ * key, e.g. undici's "Headers.append: "Bearer …" is an invalid header value").
+ */
+import type { ApiErrorKind } from './types';
+
+export class ApiError extends Error {
+  readonly kind: ApiErrorKind;
+  /** The HTTP status, when the server answered. */
+  readonly status?: number;
+  /** For `rate-limited`: how long the server asked us to wait (from Retry-After). */
+  readonly retryAfterMs?: number;
+
+  constructor(kind: ApiErrorKind, message: string, extra: { status?: number; retryAfterMs?: number } = {}) {
+    super(message);
+    this.name = 'ApiError';
+    this.kind = kind;
+    if (extra.status !== undefined) this.status = extra.status;
+    if (extra.retryAfterMs !== undefined) this.retryAfterMs = extra.retryAfterMs;
+  }
+}
+
+export const REDACTED = '[redacted]';
+
+/**
+ * Removes every occurrence of `secret` from `text`. Keys shorter than 4 characters are not
+ * searched for (that would mangle ordinary words); real keys are far longer.
+ */
+export function redact(text: string, secret: string | undefined): string {
+  if (!secret) return text;
+  let out = text;
+  for (const s of new Set([secret, secret.trim()])) {
+    if (s.length >= 4) out = out.split(s).join(REDACTED);
+  }
+  return out;
+}
+
+/**
+ * Untrusted text made fit for a message: whitespace collapsed, control characters dropped,
+ * `secret` removed, cut to `max` characters with an ellipsis. The secret is removed before the
+ * cut so that a key straddling the cut cannot leak as a fragment (keys hold no whitespace, so
+ * collapsing never splits one).
+ */
+export function snippet(text: string, max: number, secret?: string): string {
+  // eslint-disable-next-line no-control-regex
+  const flat = text.slice(0, Math.max(10_000, max * 50)).replace(/[\u0000-\u001f\u007f]+/g, ' ').replace(/\s+/g, ' ').trim();
+  const clean = redact(flat, secret);
+  return clean.length > max ? clean.slice(0, max) + '…' : clean;
+}
+
+/** "1.2 MB", for messages and log lines. */
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
+  return `${(n / 1024 / 1024).toFixed(1)} MB`;
+}
+
+/** "45 s", "2 min", "1 h" for a wait the user is told about. */
+export function formatDuration(ms: number): string {
+  const s = Math.ceil(ms / 1000);
+  if (s < 120) return `${s} s`;
+  if (s < 3600) return `${Math.round(s / 60)} min`;
+  return `${Math.round(s / 3600)} h`;
+}

@@ -1,0 +1,23 @@
+/**
+ * The API client: the only module that speaks the DMARC Records API's wire format. Pure
+ * TypeScript (no `vscode`), so it runs in plain Node tests, a CLI or a worker.
+ *
+ *   fetchDmarcRecords(query, options) → FetchResult { records, warnings, rejected } | throws ApiError
+ */
+export { fetchDmarcRecords, parseRetryAfter, USER_AGENT, DEFAULT_TIMEOUT_MS, DEFAULT_RETRIES } from './client';
+export type { ClientOptions } from './client';
+export { ApiError } from './errors';
+export { checkBaseUrl, isLoopbackHost, utcDayRange, toIsoUtc, parseIsoDateMs, buildRecordsUrl } from './url';
+export {
+  parseRecordsBody,
+  parseRecordsJson,
+  normaliseRows,
+  ResultSchema,
+  CategorySchema,
+  DispositionSchema,
+  DkimEntrySchema,
+  RecordSchema,
+  EnvelopeSchema,
+} from './schema';
+export type { ParseOptions } from './schema';
+export * from './types';

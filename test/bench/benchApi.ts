@@ -1,0 +1,176 @@
+/**
+ * `npm run bench:api`: what the API client costs on 10k and 100k rows.
+ *
+ * The local API server runs in a child process (dist-test/server/cli.js): generating and
+ * serialising 100k rows is about a second of CPU, which in-process would run on the same event
+ * loop and heap as the client and inflate both its timings and its memory. With its own process
+ * it runs on another core and the numbers below are the client's alone.
+ *
+ * For each size, with the same body text, medians of RUNS runs:
+ *   fetch+text        GET over loopback until the last byte (undici)
+ *   JSON.parse        plain JSON.parse of the body text
+ *   validate+norm     normaliseRows over freshly parsed rows (zod boundary + normalisation)
+ *   overhead          validate+norm / JSON.parse   — the bar is ≤ 50%
+ *   end-to-end        fetchDmarcRecords: fetch + parse + validate + normalise
+ *   stall             longest event-loop stall during end-to-end (mostly the one JSON.parse)
+ *   peak heap         highest heapUsed seen during end-to-end (sampled), after a GC
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import * as v8 from 'node:v8';
+import * as vm from 'node:vm';
+import { fetchDmarcRecords, normaliseRows, parseRecordsJson, utcDayRange } from '../../src/api';
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 7);
+const ROWS_PER_DAY = 10_000;
+const KEY = 'demo-key-5f2c8e7a91d4b036';
+const NOW = '2025-06-15T12:00:00Z';
+
+// A GC handle without requiring `node --expose-gc` on the command line.
+v8.setFlagsFromString('--expose-gc');
+const gc = vm.runInNewContext('gc') as () => void;
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const mb = (n: number) => (n / 1024 / 1024).toFixed(1);
+
+async function startServer(): Promise<{ url: string; child: ChildProcess }> {
+  const cli = join(__dirname, '..', 'server', 'cli.js');
+  const child = spawn(process.execPath, [cli, '--port', '0', '--rows-per-day', String(ROWS_PER_DAY), '--now', NOW], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout!.on('data', (d) => {
+      out += d;
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      if (m) resolve(m[1]!);
+    });
+    child.on('exit', (code) => reject(new Error(`server exited (${code}) before listening:\n${out}`)));
+  });
+  return { url, child };
+}
+
+async function time<T>(f: () => Promise<T> | T): Promise<[number, T]> {
+  const t0 = performance.now();
+  const r = await f();
+  return [performance.now() - t0, r];
+}
+
+interface Row {
+  rows: number;
+  bodyMb: string;
+  fetchText: number;
+  parse: number;
+  validate: number;
+  overhead: number;
+  endToEnd: number;
+  stall: number;
+  peakHeapMb: string;
+}
+
+async function benchSize(url: string, days: number): Promise<Row> {
+  const range = utcDayRange('2025-06-01', `2025-06-${String(days).padStart(2, '0')}`);
+  const href = new URL('/api/public/dmarc-records', url);
+  href.searchParams.set('organizationId', 'acme');
+  href.searchParams.set('startDate', range.startDate);
+  href.searchParams.set('endDate', range.endDate);
+
+  const fetchText: number[] = [];
+  let text = '';
+  for (let i = 0; i < RUNS; i++) {
+    const [ms, t] = await time(async () => (await fetch(href, { headers: { authorization: `Bearer ${KEY}` } })).text());
+    fetchText.push(ms);
+    text = t;
+  }
+
+  const parse: number[] = [];
+  const validate: number[] = [];
+  let rows = 0;
+  for (let i = 0; i < RUNS; i++) {
+    gc();
+    const [p, parsed] = await time(() => JSON.parse(text) as { dmarcRecords: unknown[] });
+    parse.push(p);
+    gc();
+    // The same input normaliseRows gets inside the client: the rows of a fresh parse.
+    const fresh = parseRecordsJson(text, 'application/json');
+    gc();
+    const [v, res] = await time(() => normaliseRows(fresh));
+    validate.push(v);
+    rows = res.records.length;
+    if (res.rejected.count || res.records.length !== parsed.dmarcRecords.length) throw new Error('bench data did not validate');
+  }
+
+  const endToEnd: number[] = [];
+  const stalls: number[] = [];
+  let peak = 0;
+  for (let i = 0; i < RUNS; i++) {
+    gc();
+    const base = process.memoryUsage().heapUsed;
+    let last = performance.now();
+    let stall = 0;
+    let top = base;
+    const timer = setInterval(() => {
+      const now = performance.now();
+      stall = Math.max(stall, now - last);
+      last = now;
+      top = Math.max(top, process.memoryUsage().heapUsed);
+    }, 1);
+    const [ms, res] = await time(() => fetchDmarcRecords({ baseUrl: url, apiKey: KEY, organizationId: 'acme', ...range }));
+    top = Math.max(top, process.memoryUsage().heapUsed);
+    clearInterval(timer);
+    stall = Math.max(stall, performance.now() - last);
+    if (res.records.length !== rows) throw new Error('row count differs');
+    endToEnd.push(ms);
+    stalls.push(stall);
+    peak = Math.max(peak, top - base);
+  }
+
+  const p = median(parse);
+  const v = median(validate);
+  return {
+    rows,
+    bodyMb: mb(Buffer.byteLength(text)),
+    fetchText: median(fetchText),
+    parse: p,
+    validate: v,
+    overhead: v / p,
+    endToEnd: median(endToEnd),
+    stall: median(stalls),
+    peakHeapMb: mb(peak),
+  };
+}
+
+async function main(): Promise<void> {
+  const { url, child } = await startServer();
+  try {
+    console.log(`DMARC API client bench — Node ${process.version}, ${RUNS} runs per size (medians), server in a child process at ${url}`);
+    const results: Row[] = [];
+    for (const days of [1, 10]) results.push(await benchSize(url, days));
+    const head = ['rows', 'body MB', 'fetch+text ms', 'JSON.parse ms', 'validate+norm ms', 'overhead', 'end-to-end ms', 'stall ms', 'peak heap MB'];
+    const lines = results.map((r) => [
+      String(r.rows),
+      r.bodyMb,
+      r.fetchText.toFixed(0),
+      r.parse.toFixed(0),
+      r.validate.toFixed(0),
+      `+${(r.overhead * 100).toFixed(0)}%`,
+      r.endToEnd.toFixed(0),
+      r.stall.toFixed(0),
+      r.peakHeapMb,
+    ]);
+    const widths = head.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
+    const fmt = (cells: string[]) => cells.map((c, i) => c.padStart(widths[i]!)).join('  ');
+    console.log(fmt(head));
+    for (const l of lines) console.log(fmt(l));
+    console.log(`max RSS of this process: ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);
+    const worst = Math.max(...results.map((r) => r.overhead));
+    const ok = worst <= 0.5;
+    console.log(`bar: validate+normalise ≤ +50% of JSON.parse — ${ok ? 'met' : 'NOT met'} (worst +${(worst * 100).toFixed(0)}%)`);
+    process.exitCode = ok ? 0 : 1;
+  } finally {
+    child.kill('SIGINT');
+  }
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

@@ -1,0 +1,460 @@
+/**
+ * A faithful local DMARC Records API (spec: /work/shared/spec/dmarc-records-api.md), for the
+ * tests, the benchmark and manual runs (`npm run api-server`). Node's own `http`; never shipped.
+ *
+ *   GET {url}/api/public/dmarc-records?organizationId=…&startDate=…&endDate=…
+ *   Authorization: Bearer <key>
+ *
+ * - keys map to organizations; a missing/wrong key or an organization the key does not hold → 403;
+ * - missing/invalid organizationId/startDate/endDate, or endDate before startDate → 400 `{message}`;
+ * - any other path → 404; success → 200 envelope, rows filtered by `date`, both bounds inclusive;
+ * - rows come from data.ts: deterministic per (organization, UTC day), ~13 months before `now`;
+ * - the body is streamed in chunks with backpressure, never built as one string;
+ * - faults (see `Faults`) are set per server (`setFaults`, `faults` option), per request with a
+ *   `faults=` query parameter, or per base URL with a `/_faults/<spec>` path prefix — the last
+ *   lets the real extension be pointed at a misbehaving server.
+ */
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { DAY_MS, DEFAULT_KEYS, HISTORY_DAYS, ORGANIZATIONS, Rng, generateDay, hashSeed, type Organization, type WireRow } from './data';
+
+/** When a failure fault fires: always (`true`), for the first N requests, and/or every Nth. */
+export type Schedule = boolean | { first?: number; every?: number };
+
+export interface Faults {
+  /** Answer with a bare array instead of the envelope. */
+  bareArray?: boolean;
+  /** Share of rows (0..1, true = all) sent with `from` but without `visibleFrom`. */
+  fromOnly?: number | boolean;
+  /** Share of rows whose `rdns` is sent as a plain string ('' when there is none). */
+  rdnsString?: number | boolean;
+  /** Share of rows carrying a value outside an enum (category, dmarc or a result). */
+  unknownEnums?: number | boolean;
+  /** Share of rows replaced by malformed ones (missing field, wrong type, not an object). */
+  badRows?: number | boolean;
+  /** Injects hostile payloads into every string field but `date` (true = the built-in list). */
+  hostileStrings?: boolean | string[];
+  /** Delay before the status line. */
+  latencyMs?: number;
+  /** Pause after the first chunk of a 200 body. */
+  bodyStallMs?: number;
+  /** 500 with a JSON body. */
+  error500?: Schedule;
+  /** 400 with `{"message": BAD_REQUEST_MESSAGE}` (a server-side rule the client cannot know). */
+  error400?: Schedule;
+  /** 429 with `Retry-After: retryAfter` (default "1"). */
+  rateLimit?: Schedule;
+  /** Retry-After value for rateLimit: seconds or an HTTP date. */
+  retryAfter?: string;
+  /** 200 with an HTML error page. */
+  htmlError?: Schedule;
+  /** 200 whose JSON body stops halfway (cleanly ended response). */
+  truncate?: Schedule;
+  /** Connection reset before any response. */
+  reset?: Schedule;
+  /** Connection reset after the first chunk of a 200 body. */
+  resetMidBody?: Schedule;
+  /** Error bodies and the HTML page quote the Authorization header (to test the client's redaction). */
+  echoKey?: boolean;
+}
+
+export const BAD_REQUEST_MESSAGE = 'The date range may span at most 400 days (test server fault)';
+
+export const HOSTILE_STRINGS = [
+  '<img src=x onerror=alert(1)>',
+  '</script><script>alert(1)</script>',
+  '"><svg onload=alert(1)>',
+  "'; alert(1); //",
+  'javascript:alert(1)',
+  '{{constructor.constructor("alert(1)")()}}',
+  '${alert(1)}',
+  '\u202egnp.exe',
+  '<b>bold</b>&amp;&lt;',
+];
+
+export interface ApiServerOptions {
+  /** Default 0: an ephemeral port. */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** API key → organization ids it may read. Default DEFAULT_KEYS. Unknown org ids get generated data too. */
+  keys?: Record<string, string[]>;
+  /** Rows per organization per day; default varies by organization and weekday (~6–80). */
+  rowsPerDay?: number;
+  seed?: number;
+  faults?: Faults;
+  /** The server's "today": history ends here. Default: when the server starts. */
+  now?: Date;
+  /** A path prefix the API lives under, e.g. `/dmarc` (default none). */
+  basePath?: string;
+}
+
+export interface RequestLogEntry {
+  method: string;
+  /** Path without the query string. */
+  path: string;
+  query: Record<string, string>;
+  /** 0 when the connection was reset without a response. */
+  status: number;
+  /** Epoch ms when the request arrived. */
+  at: number;
+  headers: http.IncomingHttpHeaders;
+}
+
+export interface ApiServer {
+  /** e.g. http://127.0.0.1:PORT (no trailing slash; includes basePath). */
+  url: string;
+  port: number;
+  host: string;
+  keys: Record<string, string[]>;
+  now: Date;
+  requests: RequestLogEntry[];
+  resetRequests(): void;
+  /** Replaces the server's faults and restarts their request counters. */
+  setFaults(f: Faults): void;
+  close(): Promise<void>;
+}
+
+export const API_PATH = '/api/public/dmarc-records';
+
+/** The organization behind an id: one of ORGANIZATIONS, or a generated one for any other id. */
+export function organizationFor(id: string): Organization {
+  const known = ORGANIZATIONS.find((o) => o.id === id);
+  if (known) return known;
+  const r = new Rng(hashSeed('org', id));
+  const slug = id.toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/^-+|-+$/g, '') || 'org';
+  return {
+    id,
+    name: id,
+    domains: [`${slug}.example`, `mail.${slug}.example`],
+    policy: r.pick(['none', 'quarantine', 'reject'] as const),
+    scale: 20,
+    platform: r.pick(['google', 'microsoft', 'selfhosted'] as const),
+    esps: ['ses', 'sendgrid', 'mailchimp'],
+  };
+}
+
+/**
+ * "bareArray,latencyMs=300,error500=first:2,rateLimit=every:3,retryAfter=5,rdnsString=0.5"
+ * → Faults. Names are the Faults keys; a bare name means true (or share 1).
+ */
+export function parseFaults(spec: string): Faults {
+  const f: Record<string, unknown> = {};
+  for (const part of spec.split(',').map((s) => s.trim()).filter(Boolean)) {
+    const eq = part.indexOf('=');
+    const name = eq < 0 ? part : part.slice(0, eq);
+    const value = eq < 0 ? undefined : part.slice(eq + 1);
+    if (!FAULT_NAMES.has(name)) throw new Error(`unknown fault "${name}" (known: ${[...FAULT_NAMES].join(', ')})`);
+    if (value === undefined) f[name] = true;
+    else if (name === 'retryAfter') f[name] = value;
+    else if (/^(first|every):\d+$/.test(value)) {
+      const [k, n] = value.split(':');
+      f[name] = { [k!]: Number(n) };
+    } else if (value === 'true' || value === 'false') f[name] = value === 'true';
+    else if (Number.isFinite(Number(value))) f[name] = Number(value);
+    else throw new Error(`fault "${name}": cannot read value "${value}"`);
+  }
+  return f as Faults;
+}
+
+const FAULT_NAMES = new Set([
+  'bareArray', 'fromOnly', 'rdnsString', 'unknownEnums', 'badRows', 'hostileStrings', 'latencyMs', 'bodyStallMs',
+  'error500', 'error400', 'rateLimit', 'retryAfter', 'htmlError', 'truncate', 'reset', 'resetMidBody', 'echoKey',
+]);
+
+function fires(s: Schedule | undefined, n: number): boolean {
+  if (s === undefined || s === false) return false;
+  if (s === true) return true;
+  return (s.first !== undefined && n <= s.first) || (s.every !== undefined && s.every > 0 && n % s.every === 0);
+}
+
+function share(v: number | boolean | undefined): number {
+  return v === true ? 1 : typeof v === 'number' ? v : 0;
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** Start of the server-side date check: strict enough to answer 400 for junk. */
+function parseQueryDate(s: string): number {
+  if (!/^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(s)) return NaN;
+  // A date-time without a zone is read as UTC, like a date-only value.
+  return Date.parse(/T.*(Z|[+-]\d{2}:?\d{2})$/.test(s) || !s.includes('T') ? s : `${s}Z`);
+}
+
+export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiServer> {
+  const keys = opts.keys ?? DEFAULT_KEYS;
+  const seed = opts.seed ?? 1;
+  const now = opts.now ?? new Date();
+  const basePath = (opts.basePath ?? '').replace(/\/+$/, '');
+  const requests: RequestLogEntry[] = [];
+  let faults: Faults = opts.faults ?? {};
+  // Request counters for fault schedules: one for the server's faults, one per ad-hoc spec.
+  let serverCount = 0;
+  const specCounts = new Map<string, number>();
+
+  const server = http.createServer((req, res) => {
+    handle(req, res).catch(() => {
+      if (!res.headersSent) {
+        res.writeHead(500, { 'content-type': 'application/json' });
+        res.end('{"message":"Internal error in the test server"}');
+      } else res.destroy();
+    });
+  });
+
+  async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const u = new URL(req.url ?? '/', 'http://localhost');
+    const entry: RequestLogEntry = {
+      method: req.method ?? 'GET',
+      path: u.pathname,
+      query: Object.fromEntries(u.searchParams),
+      status: 0,
+      at: Date.now(),
+      headers: req.headers,
+    };
+    requests.push(entry);
+    const send = (status: number, headers: http.OutgoingHttpHeaders, body: string) => {
+      entry.status = status;
+      res.writeHead(status, { 'content-length': Buffer.byteLength(body), ...headers });
+      res.end(body);
+    };
+    const sendJson = (status: number, body: unknown, headers: http.OutgoingHttpHeaders = {}) =>
+      send(status, { 'content-type': 'application/json; charset=utf-8', ...headers }, JSON.stringify(body));
+    const auth = req.headers.authorization ?? '';
+    const echo = (f: Faults) => (f.echoKey ? ` (Authorization: ${auth})` : '');
+
+    // Path: [basePath] [/_faults/<spec>] /api/public/dmarc-records
+    let path = u.pathname;
+    if (basePath) {
+      if (path !== basePath && !path.startsWith(basePath + '/')) return sendJson(404, { message: `Not found: ${u.pathname}` });
+      path = path.slice(basePath.length);
+    }
+    let adHoc = '';
+    const m = /^\/_faults\/([^/]*)(\/.*)$/.exec(path);
+    if (m) {
+      adHoc = decodeURIComponent(m[1]!);
+      path = m[2]!;
+    }
+    if (path.replace(/\/+$/, '') !== API_PATH) return sendJson(404, { message: `Not found: ${u.pathname}` });
+    if (req.method !== 'GET' && req.method !== 'HEAD') return sendJson(405, { message: 'Only GET is supported' }, { allow: 'GET' });
+
+    // Faults of this request and its number under their schedule.
+    const q = u.searchParams.get('faults');
+    if (q) adHoc = adHoc ? `${adHoc},${q}` : q;
+    let f: Faults;
+    let n: number;
+    if (adHoc) {
+      try {
+        f = { ...faults, ...parseFaults(adHoc) };
+      } catch (e) {
+        return sendJson(400, { message: `Bad faults spec: ${(e as Error).message}` });
+      }
+      n = (specCounts.get(adHoc) ?? 0) + 1;
+      specCounts.set(adHoc, n);
+    } else {
+      f = faults;
+      n = ++serverCount;
+    }
+
+    if (f.latencyMs) await sleep(f.latencyMs);
+    if (fires(f.reset, n)) {
+      // An RST rather than a FIN where the platform allows it.
+      const s = req.socket as { resetAndDestroy?: () => void } & typeof req.socket;
+      if (typeof s.resetAndDestroy === 'function') s.resetAndDestroy();
+      else s.destroy();
+      return;
+    }
+    if (fires(f.rateLimit, n)) {
+      return sendJson(429, { message: `Rate limit reached${echo(f)}` }, { 'retry-after': f.retryAfter ?? '1' });
+    }
+    if (fires(f.error500, n)) return sendJson(500, { message: `Internal server error${echo(f)}` });
+    if (fires(f.error400, n)) return sendJson(400, { message: `${BAD_REQUEST_MESSAGE}${echo(f)}` });
+    if (fires(f.htmlError, n)) {
+      return send(
+        200,
+        { 'content-type': 'text/html; charset=utf-8' },
+        `<!DOCTYPE html><html><head><title>Unavailable${echo(f)}</title></head><body><h1>We'll be back soon</h1><p>Maintenance in progress.</p></body></html>`,
+      );
+    }
+
+    // Authentication, then parameters, then access to the organization.
+    const bearer = /^Bearer\s+(.+)$/i.exec(auth)?.[1]?.trim();
+    const held = bearer !== undefined ? keys[bearer] : undefined;
+    if (!held) return sendJson(403, { message: `Forbidden: missing or invalid API key${echo(f)}` });
+    const orgId = u.searchParams.get('organizationId') ?? '';
+    if (!orgId.trim()) return sendJson(400, { message: `organizationId is required${echo(f)}` });
+    const bounds: number[] = [];
+    for (const name of ['startDate', 'endDate']) {
+      const v = u.searchParams.get(name);
+      if (v === null || v === '') return sendJson(400, { message: `${name} is required${echo(f)}` });
+      const ms = parseQueryDate(v);
+      if (!Number.isFinite(ms)) return sendJson(400, { message: `${name} is not a valid ISO 8601 date: "${v}"${echo(f)}` });
+      bounds.push(ms);
+    }
+    const [start, end] = bounds as [number, number];
+    if (end < start) return sendJson(400, { message: `endDate must not be before startDate${echo(f)}` });
+    if (!held.includes(orgId)) return sendJson(403, { message: `Forbidden: no access to organization ${orgId}${echo(f)}` });
+
+    entry.status = 200;
+    await streamRecords(req, res, organizationFor(orgId), start, end, f, n);
+  }
+
+  /** Writes the 200 body row by row in ~64 KB chunks, waiting for 'drain' when the socket is full. */
+  async function streamRecords(req: http.IncomingMessage, res: http.ServerResponse, org: Organization, start: number, end: number, f: Faults, n: number) {
+    res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+    if (req.method === 'HEAD') return void res.end();
+    let closed = false;
+    res.on('close', () => (closed = true));
+    const write = async (s: string): Promise<void> => {
+      if (closed || res.write(s)) return;
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          res.off('drain', done);
+          res.off('close', done);
+          resolve();
+        };
+        res.on('drain', done);
+        res.on('close', done);
+      });
+    };
+
+    const truncate = fires(f.truncate, n);
+    const resetMid = fires(f.resetMidBody, n);
+    let written = 0;
+    let chunk = f.bareArray ? '[' : '{"status":"success","dmarcRecords":[';
+    let first = true;
+    let chunks = 0;
+    const flush = async () => {
+      if (truncate) {
+        // A truncated body must be cut mid-JSON: send only the first half of the first chunk.
+        written += chunk.length;
+        res.end(chunk.slice(0, Math.max(1, Math.floor(chunk.length / 2))));
+        closed = true;
+        return;
+      }
+      await write(chunk);
+      written += chunk.length;
+      chunk = '';
+      if (++chunks === 1) {
+        if (resetMid) {
+          await sleep(20);
+          req.socket.destroy();
+          closed = true;
+          return;
+        }
+        if (f.bodyStallMs) await sleep(f.bodyStallMs);
+      }
+    };
+
+    const nowMs = now.getTime();
+    const nowDay = Math.floor(nowMs / DAY_MS);
+    const firstDay = Math.max(Math.floor(start / DAY_MS), nowDay - HISTORY_DAYS);
+    const lastDay = Math.min(Math.floor(end / DAY_MS), nowDay);
+    const hi = Math.min(end, nowMs);
+    for (let day = firstDay; day <= lastDay && !closed; day++) {
+      const rows = generateDay(org, day, seed, opts.rowsPerDay);
+      const fr = new Rng(hashSeed(seed, org.id, day, 'faults'));
+      for (let i = 0; i < rows.length; i++) {
+        const row = rows[i]!;
+        const ms = Date.parse(row.date);
+        if (ms < start || ms > hi) continue;
+        chunk += (first ? '' : ',') + JSON.stringify(applyRowFaults(row, f, fr, i));
+        first = false;
+        if (chunk.length >= 65_536) {
+          await flush();
+          if (closed) return;
+        }
+      }
+    }
+    chunk += f.bareArray ? ']' : ']}';
+    await flush();
+    if (!closed) res.end();
+  }
+
+  function applyRowFaults(row: WireRow, f: Faults, r: Rng, i: number): unknown {
+    if (f.badRows && r.chance(share(f.badRows))) return badRow(row, r);
+    const out: Record<string, unknown> = row as unknown as Record<string, unknown>;
+    if (f.fromOnly && r.chance(share(f.fromOnly))) delete out.visibleFrom;
+    if (f.rdnsString && r.chance(share(f.rdnsString))) out.rdns = row.rdns[0] ?? '';
+    if (f.unknownEnums && r.chance(share(f.unknownEnums))) {
+      const which = r.int(0, 5);
+      if (which === 0) out.category = r.pick(['spoofed', 'unauthorized', 'AUTHORIZED']);
+      else if (which === 1) out.dmarc = r.pick(['discard', 'bounce', 'Reject']);
+      else if (which === 2) out.spf = r.pick(['hardfail', 'PASS', 'error']);
+      else if (which === 3) out.alignedSpf = r.pick(['bestguesspass', 'aligned']);
+      else if (which === 4) out.alignedDkim = r.pick(['ok', 'PASS']);
+      else if (row.dkims.length) row.dkims[0]!.result = r.pick(['invalid', 'expired', 'PASS']);
+      else out.category = 'spoofed';
+    }
+    if (f.hostileStrings) {
+      const list = Array.isArray(f.hostileStrings) && f.hostileStrings.length ? f.hostileStrings : HOSTILE_STRINGS;
+      let k = i;
+      const h = (s: string) => `${list[k++ % list.length]}${s}`;
+      for (const key of Object.keys(out)) {
+        if (key !== 'date' && typeof out[key] === 'string') out[key] = h(out[key] as string);
+      }
+      if (Array.isArray(out.rdns)) out.rdns = (out.rdns as string[]).map(h);
+      for (const d of row.dkims) {
+        d.selector = h(d.selector);
+        d.domain = h(d.domain);
+        d.result = h(d.result);
+      }
+    }
+    return out;
+  }
+
+  function badRow(row: WireRow, r: Rng): unknown {
+    const copy: Record<string, unknown> = { ...row };
+    switch (r.int(0, 6)) {
+      case 0:
+        return null;
+      case 1:
+        return 'not a record';
+      case 2:
+        delete copy.source;
+        return copy;
+      case 3:
+        copy.emails = String(row.emails);
+        return copy;
+      case 4:
+        copy.date = 'yesterday';
+        return copy;
+      case 5:
+        copy.dkims = 'pass';
+        return copy;
+      default:
+        delete copy.visibleFrom;
+        delete copy.from;
+        return copy;
+    }
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const addr = server.address() as AddressInfo;
+  const hostForUrl = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+
+  return {
+    url: `http://${hostForUrl}:${addr.port}${basePath}`,
+    port: addr.port,
+    host: addr.address,
+    keys,
+    now,
+    requests,
+    resetRequests: () => void requests.splice(0),
+    setFaults: (next: Faults) => {
+      faults = next;
+      serverCount = 0;
+      specCounts.clear();
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
