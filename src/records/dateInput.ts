@@ -26,7 +26,7 @@ export function parseBound(text: string, which: 'start' | 'end'): Date | undefin
   const [h, min, sec] = [Number(m[2]), Number(m[3]), Number(m[4] ?? 0)];
   if (h > 23 || min > 59 || sec > 59) return undefined;
   const offset = m[6] ? (m[6].toUpperCase() === 'Z' ? 'Z' : m[6].length === 5 ? `${m[6].slice(0, 3)}:${m[6].slice(3)}` : m[6]) : 'Z';
-  const ms = (m[5] ?? '').padEnd(4, '0').slice(0, 4) || '.000';
+  const ms = m[5] ? m[5].padEnd(4, '0') : '.000';
   const t = Date.parse(`${m[1]}T${m[2]}:${m[3]}:${String(sec).padStart(2, '0')}${ms}${offset}`);
   return Number.isFinite(t) ? new Date(t) : undefined;
 }
