@@ -22,4 +22,6 @@ export const Commands = {
 export const ContextKeys = {
   hasAccounts: 'dmarc.hasAccounts',
   hasOrganizations: 'dmarc.hasOrganizations',
+  /** Set when `npm run demo` started the extension against its local API server. */
+  demo: 'dmarc.demo',
 } as const;

@@ -10,6 +10,7 @@ import { windowPrompter, type Prompter } from './ui/prompter';
 import { PANEL_VIEW_TYPE, RecordsPanels } from './panel/recordsPanel';
 import { registerPanelCommands } from './panel/panelCommands';
 import { Commands, ContextKeys } from './commands';
+import { startPerfTrace } from './perf';
 
 /**
  * What activate() returns when VS Code runs the extension's tests (ExtensionMode.Test), so they
@@ -40,12 +41,19 @@ export function activate(context: vscode.ExtensionContext): DmarcExplorerApi | u
   const version = String(context.extension.packageJSON.version);
   log.info(`DMARC Explorer ${version} activated`);
 
+  const perf = startPerfTrace(process.env.DMARC_PERF_FILE);
+  if (perf) context.subscriptions.push(perf);
   const accounts = new AccountStore(context.globalState, context.secrets);
   const store = new RecordStore({
     fetch: (scope, start, end, signal) =>
       fetchDmarcRecords(
         { baseUrl: scope.baseUrl, apiKey: scope.apiKey, organizationId: scope.organizationId, startDate: start, endDate: end },
-        { signal, timeoutMs: settings().timeoutMs, log: (l) => log.debug(l) },
+        {
+          signal,
+          timeoutMs: settings().timeoutMs,
+          log: (l) => log.debug(l),
+          onResponse: perf && ((i) => perf.mark('response', { bytes: i.bytes, ms: i.ms })),
+        },
       ),
     disk: new DiskCache(vscode.Uri.joinPath(context.globalStorageUri, 'records').fsPath, { log: (l) => log.debug(l) }),
     log: (l) => log.debug(l),
@@ -55,7 +63,15 @@ export function activate(context: vscode.ExtensionContext): DmarcExplorerApi | u
   const view = vscode.window.createTreeView<Node>(VIEW_ID, { treeDataProvider: tree, showCollapseAll: true });
 
   let prompter: Prompter = windowPrompter;
+  // Demo mode (`npm run demo` sets this): Add Account suggests the local demo server instead of
+  // the public service, and the view says "Demo". Nothing else changes; the user still adds the
+  // account and key as anyone would.
   const demoBaseUrl = process.env.DMARC_DEMO_BASE_URL;
+  if (demoBaseUrl) {
+    view.description = vscode.l10n.t('Demo');
+    void vscode.commands.executeCommand('setContext', ContextKeys.demo, true);
+    log.info(`demo mode: local API server ${demoBaseUrl}`);
+  }
 
   const updateContext = () => {
     const list = accounts.list();

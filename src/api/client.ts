@@ -28,6 +28,8 @@ export interface ClientOptions extends FetchOptions {
   userAgent?: string;
   /** Rows validated between two yields to the event loop (see schema.ts). */
   chunkRows?: number;
+  /** Called when a 2xx body has fully arrived, before it is parsed (for performance traces). */
+  onResponse?: (info: { status: number; bytes: number; ms: number }) => void;
 }
 
 /**
@@ -192,6 +194,7 @@ async function attemptOnce(
     if (status >= 200 && status < 300) {
       const text = await res.text(); // the timeout covers the body up to its last byte
       log(`${status} ${contentType ?? 'no content type'}, ${formatBytes(text.length)} in ${Date.now() - t0} ms`);
+      options.onResponse?.({ status, bytes: text.length, ms: Date.now() - t0 });
       return { text, contentType };
     }
     log(`${status} from ${url.host} after ${Date.now() - t0} ms`);

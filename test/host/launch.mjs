@@ -146,6 +146,8 @@ export async function launchBrowser({ colorScheme = 'dark' } = {}) {
   const { chromium } = await import('playwright-core');
   const browser = await chromium.launch({ executablePath: chromiumPath(), headless: true, args: CHROMIUM_ARGS });
   const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, colorScheme });
+  // Tests read editor text through the clipboard.
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   const page = await context.newPage();
   return { browser, context, page };
 }

@@ -101,3 +101,43 @@ export async function findWebviewFrame(page: Page, selector: string, timeoutMs =
   }
   throw new Error(`no webview frame with ${selector} within ${timeoutMs} ms`);
 }
+
+/** Types an answer into the open quick input and presses Enter. */
+export async function answer(page: Page, text: string): Promise<void> {
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible' });
+  await input.fill(text);
+  await page.waitForTimeout(100);
+  await page.keyboard.press('Enter');
+  await page.waitForTimeout(200);
+}
+
+/** Picks a quick-pick item by its label. */
+export async function choose(page: Page, label: string): Promise<void> {
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible' });
+  await input.fill(label);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: label }).first().waitFor({ state: 'visible' });
+  await page.keyboard.press('Enter');
+  await page.waitForTimeout(200);
+}
+
+/** Add Account through the command palette, the way a user does it. */
+export async function addAccount(page: Page, o: { label: string; baseUrl: string; key: string; orgId: string; orgName: string }): Promise<void> {
+  await runCommand(page, 'DMARC: Add Account…');
+  await answer(page, o.label);
+  await answer(page, o.baseUrl);
+  await answer(page, o.key);
+  await answer(page, o.orgId);
+  await answer(page, o.orgName);
+  await page.locator('.sidebar .monaco-list-row', { hasText: o.orgName }).first().waitFor({ state: 'visible', timeout: 30_000 });
+}
+
+/** The text of the active editor, read through the clipboard (Monaco renders only visible lines). */
+export async function activeEditorText(page: Page): Promise<string> {
+  await page.locator('.editor-instance .monaco-editor textarea').first().focus();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.press('Control+C');
+  await page.waitForTimeout(200);
+  return page.evaluate(() => navigator.clipboard.readText());
+}

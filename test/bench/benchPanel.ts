@@ -1,0 +1,157 @@
+/**
+ * `npm run bench:panel`: the records panel with ~100k records from the local API server, driven
+ * in the real VS Code test host through headless Chromium. A benchmark, not a test: it prints
+ * medians over several runs and how they compare with the bars of the records-panel issue.
+ *
+ *   first paint   first rows painted, after the HTTP response completed (bar 1.5 s)
+ *   sort          click on a header until the next frame is painted (bar 150 ms)
+ *   filter        one keystroke in the search box until the summary shows the new count (bar 100 ms)
+ *   DOM rows      row elements in the DOM at several scroll positions (bar 200)
+ *   host blocked  longest extension-host event-loop block while loading and using the panel (bar 200 ms)
+ *
+ * Options (env): BENCH_ROWS (default 100000), BENCH_RUNS (default 5).
+ */
+import { spawn } from 'node:child_process';
+import { readFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { addAccount, answer, choose, findWebviewFrame, openDmarcView, runCommand } from '../ui/harness';
+
+const repoRoot = resolve(__dirname, '../..');
+const ROWS = Number(process.env.BENCH_ROWS || 100_000);
+const RUNS = Number(process.env.BENCH_RUNS || 5);
+const DAYS = 7;
+const KEY = 'bench-key-1';
+const ORG = 'org-bench';
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? (s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2) : NaN;
+};
+
+async function startServer(rowsPerDay: number): Promise<{ url: string; stop: () => void }> {
+  const child = spawn(process.execPath, [join(repoRoot, 'dist-test/server/cli.js'), '--port', '0', '--rows-per-day', String(rowsPerDay), '--key', `${KEY}=${ORG}`], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  const url = await new Promise<string>((res, rej) => {
+    child.stdout!.on('data', (b) => {
+      out += b;
+      const m = /listening on (\S+)/.exec(out);
+      if (m) res(m[1]);
+    });
+    child.once('exit', () => rej(new Error(`api server exited: ${out}`)));
+  });
+  return { url, stop: () => child.kill('SIGTERM') };
+}
+
+function readPerf(file: string): { event: string; at: number; maxMs?: number; bytes?: number }[] {
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+}
+
+async function main(): Promise<void> {
+  const launch = await import(pathToFileURL(join(repoRoot, 'test/host/launch.mjs')).href);
+  const install = await import(pathToFileURL(join(repoRoot, 'test/host/installHost.mjs')).href);
+  (globalThis as { __dmarcHarness?: unknown }).__dmarcHarness = { repoRoot, screenshots: join(repoRoot, 'test-output', 'screenshots'), startHost: launch.startHost, launchBrowser: launch.launchBrowser };
+  install.installHost();
+
+  const rowsPerDay = Math.ceil(ROWS / DAYS);
+  const server = await startServer(rowsPerDay);
+  const tmp = mkdtempSync(join(tmpdir(), 'dmarc-bench-'));
+  const perfFile = join(tmp, 'perf.jsonl');
+  const host = await launch.startHost({ env: { DMARC_PERF_FILE: perfFile } });
+  const { browser, page } = await launch.launchBrowser({ colorScheme: 'dark' });
+  const results = { firstPaint: [] as number[], sort: [] as number[], filter: [] as number[], domRows: [] as number[], hostBlocked: [] as number[], rows: 0 };
+  try {
+    await page.goto(host.workbenchUrl({ extensionPath: repoRoot }));
+    await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
+    await openDmarcView(page);
+    await addAccount(page, { label: 'Bench', baseUrl: server.url, key: KEY, orgId: ORG, orgName: 'Bench Org' });
+
+    for (let run = 0; run < RUNS; run++) {
+      // A different 7-day range each run, so every run goes to the network.
+      const endDay = new Date(Date.now() - (run * DAYS + 1) * 86_400_000);
+      const startDay = new Date(endDay.getTime() - (DAYS - 1) * 86_400_000);
+      const since = Date.now();
+      await runCommand(page, 'DMARC: Fetch Records for Date Range…');
+      await choose(page, 'Bench Org');
+      await choose(page, 'Custom range…');
+      await answer(page, startDay.toISOString().slice(0, 10));
+      await answer(page, endDay.toISOString().slice(0, 10));
+      const frame = await findWebviewFrame(page, '[data-testid="records-panel"]', 120_000);
+      await frame.waitForFunction(() => {
+        const p = (window as unknown as { __dmarcPerf?: { firstPaintAt?: number; loadedAt?: number } }).__dmarcPerf;
+        return p?.firstPaintAt && p?.loadedAt;
+      }, undefined, { timeout: 120_000 });
+      const perf = await frame.evaluate(() => (window as unknown as { __dmarcPerf: Record<string, number> }).__dmarcPerf);
+      const rows = Number((await frame.locator('[data-testid="summary-rows"]').innerText()).replace(/[^\d]/g, ''));
+      results.rows = rows;
+      const response = readPerf(perfFile).filter((e) => e.event === 'response' && e.at >= since && (e.bytes ?? 0) > 1_000_000).pop();
+      if (!response) throw new Error('no response mark in the performance trace');
+      results.firstPaint.push(perf.firstPaintAt - response.at);
+
+      // Sort: click the header, wait two animation frames (the new rows are painted).
+      for (const column of ['emails', 'source', 'date']) {
+        results.sort.push(await frame.evaluate(async (col) => {
+          const h = document.querySelector<HTMLElement>(`[role="columnheader"][data-column="${col}"]`)!;
+          const t0 = performance.now();
+          h.click();
+          await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+          return performance.now() - t0;
+        }, column));
+      }
+      // Filter: one keystroke at a time, until the summary shows the new row count.
+      for (const text of ['g', 'go', 'goo', 'goog', '']) {
+        results.filter.push(await frame.evaluate(async (value) => {
+          const input = document.querySelector<HTMLInputElement>('[data-testid="search"]')!;
+          const summary = document.querySelector('[data-testid="summary-rows"]')!;
+          const before = summary.textContent;
+          const t0 = performance.now();
+          input.value = value;
+          input.dispatchEvent(new Event('input', { bubbles: true }));
+          for (let i = 0; i < 200 && summary.textContent === before; i++) await new Promise((r) => requestAnimationFrame(r));
+          await new Promise((r) => requestAnimationFrame(r));
+          return performance.now() - t0;
+        }, text));
+      }
+      // DOM size at several scroll positions.
+      for (const at of [0, 0.25, 0.5, 0.75, 1]) {
+        results.domRows.push(await frame.evaluate(async (fraction) => {
+          const scroller = document.querySelector<HTMLElement>('[data-testid="table-body"]') ?? document.querySelector<HTMLElement>('[role="grid"]')!;
+          scroller.scrollTop = (scroller.scrollHeight - scroller.clientHeight) * fraction;
+          await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+          return document.querySelectorAll('.row').length;
+        }, at));
+      }
+      await page.waitForTimeout(600);
+      const blocked = readPerf(perfFile).filter((e) => e.event === 'loop' && e.at >= since).map((e) => e.maxMs ?? 0);
+      results.hostBlocked.push(Math.max(0, ...blocked));
+      console.log(`run ${run + 1}/${RUNS}: ${rows} rows, first paint ${Math.round(results.firstPaint.at(-1)!)} ms after the response, host blocked ≤ ${results.hostBlocked.at(-1)} ms`);
+      await runCommand(page, 'View: Close All Editors');
+      await page.waitForTimeout(500);
+    }
+  } finally {
+    await browser.close().catch(() => undefined);
+    await host.close();
+    server.stop();
+    rmSync(tmp, { recursive: true, force: true });
+  }
+
+  const line = (name: string, xs: number[], bar: number, unit: string) => {
+    const m = median(xs);
+    const worst = Math.max(...xs);
+    console.log(`${name.padEnd(14)} ${String(Math.round(m)).padStart(7)} ${String(Math.round(worst)).padStart(7)} ${String(bar).padStart(6)} ${unit.padEnd(5)} ${m <= bar ? 'met' : 'MISSED'}`);
+  };
+  console.log(`\nrecords panel bench — ${results.rows} rows, ${RUNS} runs, medians (machine: 2 cores; see test/bench/benchPanel.ts)`);
+  console.log(`${'measure'.padEnd(14)} ${'median'.padStart(7)} ${'worst'.padStart(7)} ${'bar'.padStart(6)}`);
+  line('first paint', results.firstPaint, 1500, 'ms');
+  line('sort', results.sort, 150, 'ms');
+  line('filter key', results.filter, 100, 'ms');
+  line('DOM rows', results.domRows, 200, 'rows');
+  line('host blocked', results.hostBlocked, 200, 'ms');
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

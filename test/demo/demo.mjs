@@ -1,0 +1,155 @@
+// `npm run demo`: the extension on sample data, with no API key of your own. Starts the local
+// DMARC Records API (test/server, 13 months of seeded data for a dozen organizations) and an
+// editor with the extension loaded: desktop VS Code when `code` is on the PATH, else the VS Code
+// Server the tests use, opened in your browser. Ctrl+C stops everything it started.
+//
+//   npm run demo -- [--browser] [--port 8080] [--api-port 8787] [--host-dir DIR]
+import { spawn, spawnSync } from 'node:child_process';
+import { createServer } from 'node:net';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const args = process.argv.slice(2);
+const flag = (name) => args.includes(name);
+function option(name, fallback) {
+  const i = args.findIndex((a) => a === name || a.startsWith(`${name}=`));
+  if (i < 0) return fallback;
+  const v = args[i].includes('=') ? args[i].slice(args[i].indexOf('=') + 1) : args[i + 1];
+  return v;
+}
+function port(name, fallback) {
+  const v = Number(option(name, fallback));
+  if (!Number.isInteger(v) || v < 0 || v > 65535) fail(`${name} wants a port number (0-65535)`);
+  return v;
+}
+function fail(message) {
+  console.error(`demo: ${message}`);
+  process.exit(1);
+}
+if (flag('--help') || flag('-h')) {
+  console.log('Usage: npm run demo -- [--browser] [--port 8080] [--api-port 8787]\n  --browser   use VS Code in the browser even when desktop VS Code (`code`) is installed\n  --port      the browser editor\'s port (127.0.0.1 only)\n  --api-port  the local DMARC Records API\'s port');
+  process.exit(0);
+}
+const editorPort = port('--port', 8080);
+const apiPort = port('--api-port', 8787);
+if (option('--host-dir')) process.env.DMARC_TEST_HOST_DIR = resolve(option('--host-dir'));
+
+function portFree(p) {
+  if (p === 0) return Promise.resolve(true);
+  return new Promise((res) => {
+    const srv = createServer();
+    srv.once('error', () => res(false));
+    srv.listen(p, '127.0.0.1', () => srv.close(() => res(true)));
+  });
+}
+
+function findCode() {
+  for (const dir of (process.env.PATH || '').split(delimiter)) {
+    const p = join(dir, 'code');
+    if (dir && existsSync(p)) return p;
+  }
+  return undefined;
+}
+
+const stoppers = [];
+let stopping = false;
+async function stopAll(code = 0) {
+  if (stopping) return;
+  stopping = true;
+  console.log('\ndemo: stopping…');
+  for (const stop of stoppers.reverse()) {
+    try {
+      await stop();
+    } catch {
+      /* already gone */
+    }
+  }
+  console.log('demo: stopped.');
+  process.exit(code);
+}
+process.on('SIGINT', () => void stopAll(0));
+process.on('SIGTERM', () => void stopAll(0));
+
+function killGroup(child) {
+  try {
+    process.kill(-child.pid, 'SIGTERM');
+  } catch {
+    /* gone */
+  }
+}
+
+async function startApi() {
+  if (!(await portFree(apiPort))) {
+    fail(`port ${apiPort} (the local API) is already in use, perhaps by another demo or api-server. Choose another: npm run demo -- --api-port ${apiPort + 1}`);
+  }
+  const cli = join(repoRoot, 'dist-test/server/cli.js');
+  if (!existsSync(cli)) fail('dist-test/server/cli.js is missing: run `npm run demo` (it builds first)');
+  const child = spawn(process.execPath, [cli, '--port', String(apiPort), '--host', '127.0.0.1'], { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  stoppers.push(() => new Promise((r) => { child.once('exit', r); killGroup(child); setTimeout(r, 3000).unref(); }));
+  let out = '';
+  child.stderr.on('data', (b) => process.stderr.write(b));
+  const ready = await new Promise((res) => {
+    child.stdout.on('data', (b) => {
+      out += b;
+      if (/Press Ctrl\+C/.test(out)) res(true);
+    });
+    child.once('exit', () => res(false));
+  });
+  if (!ready) fail('the local API server did not start (see above)');
+  const url = /listening on (\S+)/.exec(out)[1];
+  const key = /^\s{2}(demo-key-\S+)/m.exec(out)?.[1] ?? /^\s{2}(\S+)$/m.exec(out)?.[1];
+  // The organizations listed under the demo key (4-space lines until the next key).
+  const lines = out.split('\n');
+  const at = lines.findIndex((l) => l.trim() === key);
+  const orgs = [];
+  for (let i = at + 1; at >= 0 && i < lines.length && /^\s{4}\S/.test(lines[i]); i++) orgs.push(lines[i]);
+  return { url, key, orgs };
+}
+
+async function main() {
+  const api = await startApi();
+  const env = { DMARC_DEMO_BASE_URL: api.url };
+  const code = flag('--browser') ? undefined : findCode();
+  let where;
+  if (code) {
+    const userData = mkdtempSync(join(tmpdir(), 'dmarc-demo-'));
+    stoppers.push(() => rmSync(userData, { recursive: true, force: true }));
+    const r = spawnSync(code, ['--new-window', '--user-data-dir', userData, '--extensionDevelopmentPath', repoRoot], {
+      env: { ...process.env, ...env },
+      stdio: 'inherit',
+    });
+    if (r.status !== 0) fail('`code` did not start; try npm run demo -- --browser');
+    where = 'A new VS Code window opened with DMARC Explorer loaded (a separate profile, so your own is untouched).';
+  } else {
+    if (!(await portFree(editorPort))) {
+      fail(`port ${editorPort} (the editor) is already in use. Choose another: npm run demo -- --port ${editorPort + 1}`);
+    }
+    const { installHost } = await import('../host/installHost.mjs');
+    const { startHost } = await import('../host/launch.mjs');
+    installHost();
+    const host = await startHost({ port: editorPort, env });
+    stoppers.push(() => host.close());
+    where = `Open this address in your browser (VS Code for the Web, served on 127.0.0.1 only):\n\n  ${host.workbenchUrl({ extensionPath: repoRoot })}\n`;
+  }
+  console.log(`
+DMARC Explorer demo
+===================
+${where}
+Then, in the DMARC view (envelope icon in the activity bar): Add Account
+  name:      anything, e.g. Demo
+  base URL:  ${api.url}   (filled in for you)
+  API key:   ${api.key}
+  organization ID: acme (others: see the list below)
+
+${api.orgs.join('\n')}
+
+Press Ctrl+C to stop the demo.`);
+}
+
+main().catch((err) => {
+  console.error(`demo: ${err.message || err}`);
+  void stopAll(1);
+});

@@ -1,0 +1,158 @@
+import { strict as assert } from 'node:assert';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { copyFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { answer, activeEditorText, findWebviewFrame, openDmarcView, runCommand } from './harness';
+
+interface Harness {
+  repoRoot: string;
+  screenshots: string;
+  launchBrowser(o?: { colorScheme?: 'light' | 'dark' }): Promise<{ browser: Browser; page: Page }>;
+}
+const h = () => (globalThis as unknown as { __dmarcHarness: Harness }).__dmarcHarness;
+
+async function freePort(): Promise<number> {
+  const net = await import('node:net');
+  return new Promise((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function listening(port: number): Promise<boolean> {
+  try {
+    await fetch(`http://127.0.0.1:${port}/`, { signal: AbortSignal.timeout(2000) });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('npm run demo, end to end in the browser', () => {
+  let demo: ChildProcess;
+  let out = '';
+  let browser: Browser;
+  let page: Page;
+  let editorPort: number;
+  let apiPort: number;
+
+  async function shot(name: string): Promise<void> {
+    const file = join(h().screenshots, `demo-${name}.png`);
+    await page.screenshot({ path: file });
+    // The README shows these; DMARC_README_SCREENSHOTS=1 refreshes its copies.
+    if (process.env.DMARC_README_SCREENSHOTS) {
+      mkdirSync(join(h().repoRoot, 'media', 'screenshots'), { recursive: true });
+      copyFileSync(file, join(h().repoRoot, 'media', 'screenshots', `${name}.png`));
+    }
+  }
+
+  before(async () => {
+    editorPort = await freePort();
+    apiPort = await freePort();
+    demo = spawn(process.execPath, [join(h().repoRoot, 'test/demo/demo.mjs'), '--browser', '--port', String(editorPort), '--api-port', String(apiPort)], {
+      cwd: h().repoRoot,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    demo.stdout!.on('data', (b) => (out += b));
+    demo.stderr!.on('data', (b) => (out += b));
+    const deadline = Date.now() + 240_000;
+    while (!/Press Ctrl\+C to stop the demo/.test(out)) {
+      if (demo.exitCode !== null) throw new Error(`the demo exited: ${out}`);
+      if (Date.now() > deadline) throw new Error(`the demo did not start: ${out}`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    ({ browser, page } = await h().launchBrowser({ colorScheme: 'dark' }));
+  });
+  after(async () => {
+    await browser?.close();
+    if (demo && demo.exitCode === null) demo.kill('SIGKILL');
+  });
+
+  it('prints the editor URL, the local base URL and a demo key', () => {
+    assert.match(out, new RegExp(`http://127\\.0\\.0\\.1:${editorPort}/\\?folder=`));
+    assert.match(out, new RegExp(`base URL:\\s+http://127\\.0\\.0\\.1:${apiPort}`));
+    assert.match(out, /API key:\s+demo-key-\S+/);
+  });
+
+  it('a user adds the demo account (base URL pre-filled), expands a month, opens its records and exports two rows', async () => {
+    const url = /(http:\/\/127\.0\.0\.1:\d+\/\?folder=\S+)/.exec(out)![1];
+    const key = /API key:\s+(\S+)/.exec(out)![1];
+    await page.goto(url);
+    await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
+    await openDmarcView(page);
+    await page.locator('.sidebar .title-description, .sidebar .composite.title', { hasText: 'Demo' }).first().waitFor({ timeout: 30_000 });
+
+    await page.locator('.welcome-view-content .monaco-button', { hasText: 'Add Account' }).click();
+    await answer(page, 'Demo');
+    const baseUrlBox = page.locator('.quick-input-widget input');
+    await baseUrlBox.waitFor({ state: 'visible' });
+    assert.equal(await baseUrlBox.inputValue(), `http://127.0.0.1:${apiPort}`, 'the base URL is pre-filled');
+    await page.keyboard.press('Enter');
+    await page.waitForTimeout(200);
+    await answer(page, key);
+    await answer(page, 'acme');
+    await answer(page, 'Acme Corporation');
+    const org = page.locator('.sidebar .monaco-list-row', { hasText: 'Acme Corporation' }).first();
+    await org.waitFor({ state: 'visible', timeout: 30_000 });
+    await org.click();
+
+    const month = page.locator('.sidebar .monaco-list-row', { hasText: /^(January|February|March|April|May|June|July|August|September|October|November|December) \d{4}/ }).nth(1);
+    await month.waitFor({ state: 'visible' });
+    await month.click();
+    await page.locator('.sidebar .monaco-list-row', { hasText: /emails · .* pass/ }).first().waitFor({ state: 'visible', timeout: 60_000 });
+    await shot('tree');
+
+    await month.hover();
+    await month.locator('.action-label[aria-label="Open Records"]').click();
+    const frame = await findWebviewFrame(page, '[data-testid="records-panel"]', 60_000);
+    await frame.locator('.row').first().waitFor({ state: 'visible', timeout: 60_000 });
+    await shot('panel');
+
+    await frame.locator('.row').nth(0).click();
+    await frame.locator('[data-testid="detail-json"]').waitFor({ state: 'visible' });
+    await frame.locator('.row').nth(1).click({ modifiers: ['Shift'] });
+    assert.match(await frame.locator('[data-testid="selected-count"]').innerText(), /\b2\b/);
+    await shot('json-detail');
+    await frame.locator('[data-testid="export-json"]').click();
+    await page.locator('.tab', { hasText: /Untitled/ }).first().waitFor({ state: 'visible', timeout: 30_000 });
+    const exported = JSON.parse(await activeEditorText(page));
+    assert.equal(exported.length, 2);
+    assert.ok(exported.every((r: { visibleFrom?: string; from?: string }) => /acme/.test(String(r.visibleFrom ?? r.from))));
+    await shot('export');
+    await runCommand(page, 'View: Revert and Close Editor');
+  });
+
+  it('Ctrl+C stops everything the demo started', async () => {
+    await browser.close();
+    assert.ok(await listening(editorPort));
+    demo.kill('SIGINT');
+    const code = await new Promise<number | null>((r) => (demo.exitCode !== null ? r(demo.exitCode) : demo.once('exit', (c) => r(c))));
+    assert.equal(code, 0);
+    assert.match(out, /demo: stopped\./);
+    await new Promise((r) => setTimeout(r, 500));
+    assert.equal(await listening(editorPort), false, 'the editor is gone');
+    assert.equal(await listening(apiPort), false, 'the API server is gone');
+  });
+
+  it('a port already in use gives a clear message and a way to choose another', async () => {
+    const net = await import('node:net');
+    const blocker = net.createServer().listen(0, '127.0.0.1');
+    await new Promise((r) => blocker.once('listening', r));
+    const busy = (blocker.address() as { port: number }).port;
+    try {
+      const child = spawn(process.execPath, [join(h().repoRoot, 'test/demo/demo.mjs'), '--browser', '--api-port', String(busy)], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let text = '';
+      child.stdout!.on('data', (b) => (text += b));
+      child.stderr!.on('data', (b) => (text += b));
+      const code = await new Promise<number | null>((r) => child.once('exit', (c) => r(c)));
+      assert.equal(code, 1);
+      assert.match(text, new RegExp(`port ${busy} .*already in use`));
+      assert.match(text, /--api-port \d+/);
+    } finally {
+      blocker.close();
+    }
+  });
+});

@@ -1,0 +1,178 @@
+import { strict as assert } from 'node:assert';
+import type { Frame } from 'playwright-core';
+import { startApiServer, HOSTILE_STRINGS, type ApiServer } from '../server/server';
+import { activeEditorText, addAccount, choose, findWebviewFrame, openDmarcView, openWorkbench, runCommand, type Workbench } from './harness';
+
+const KEY = 'ui-panel-key-4411';
+const ORG = 'org-ui-panel';
+
+/** Mean of R, G, B of the webview's computed page background, 0-255. */
+async function brightness(f: Frame): Promise<number> {
+  const bg = await f.locator('body').evaluate((b) => getComputedStyle(b).backgroundColor);
+  const [r, g, b] = (bg.match(/\d+/g) ?? ['0', '0', '0']).map(Number);
+  return (r + g + b) / 3;
+}
+
+describe('records panel in the browser', () => {
+  let wb: Workbench;
+  let server: ApiServer;
+  let hostile: ApiServer;
+  let frame: Frame;
+  const dialogs: string[] = [];
+
+  const rows = () => frame.locator('.row');
+  const cellTexts = (column: string) => frame.locator(`.row [data-column="${column}"]`).allInnerTexts();
+  const summaryRows = async () => Number((await frame.locator('[data-testid="summary-rows"]').innerText()).replace(/[^\d]/g, ''));
+
+  async function openPanel(orgName: string, range: string): Promise<Frame> {
+    await runCommand(wb.page, 'DMARC: Fetch Records for Date Range…');
+    await choose(wb.page, orgName);
+    await choose(wb.page, range);
+    const f = await findWebviewFrame(wb.page, `[data-testid="records-panel"]`, 60_000);
+    await f.locator('.row').first().waitFor({ state: 'visible', timeout: 60_000 });
+    return f;
+  }
+
+  before(async () => {
+    server = await startApiServer({ keys: { [KEY]: [ORG] }, rowsPerDay: 120 });
+    hostile = await startApiServer({ keys: { [KEY]: ['org-hostile'] }, rowsPerDay: 10, faults: { hostileStrings: true } });
+    wb = await openWorkbench({ userSettings: { 'workbench.colorTheme': 'Default Light Modern' } });
+    wb.page.on('dialog', (d) => {
+      dialogs.push(d.message());
+      void d.dismiss();
+    });
+    await openDmarcView(wb.page);
+    await addAccount(wb.page, { label: 'Panel', baseUrl: server.url, key: KEY, orgId: ORG, orgName: 'Panel Org' });
+  });
+  after(async () => {
+    await wb?.close();
+    await server?.close();
+    await hostile?.close();
+  });
+
+  it('opens from the palette and renders a virtualised table', async () => {
+    frame = await openPanel('Panel Org', 'Last 30 days');
+    const total = await summaryRows();
+    assert.ok(total > 2000, `rows in the summary: ${total}`);
+    const inDom = await rows().count();
+    assert.ok(inDom > 5 && inDom <= 200, `row elements in the DOM: ${inDom}`);
+    await frame.locator('[data-testid="table-body"], [role="grid"]').first().evaluate((el) => { (el as HTMLElement).scrollTop = 1e6; });
+    await wb.page.waitForTimeout(300);
+    assert.ok((await rows().count()) <= 200, 'still virtualised after scrolling');
+    assert.ok((await brightness(frame)) > 180, 'light background');
+    await wb.screenshot('panel-light');
+  });
+
+  it('sorts by a column, and reverses on a second click', async () => {
+    const header = frame.locator('[data-column="emails"][role="columnheader"]');
+    await header.click();
+    await wb.page.waitForTimeout(300);
+    const first = (await cellTexts('emails')).slice(0, 8).map((t) => Number(t.replace(/[^\d]/g, '')));
+    await header.click();
+    await wb.page.waitForTimeout(300);
+    const second = (await cellTexts('emails')).slice(0, 8).map((t) => Number(t.replace(/[^\d]/g, '')));
+    const asc = (a: number[]) => a.every((v, i) => i === 0 || a[i - 1] <= v);
+    const desc = (a: number[]) => a.every((v, i) => i === 0 || a[i - 1] >= v);
+    assert.ok((asc(first) && desc(second)) || (desc(first) && asc(second)), `${first} then ${second}`);
+    assert.notDeepEqual(first, second);
+    assert.match(String(await header.getAttribute('aria-sort')), /ascending|descending/);
+  });
+
+  it('filters by text and by facets, with counts per option', async () => {
+    const total = await summaryRows();
+    const option = frame.locator('[data-facet="category"][data-value="rejected"]');
+    const count = Number((await option.locator('.count').innerText()).replace(/[^\d]/g, ''));
+    assert.ok(count > 0 && count < total, `rejected rows: ${count} of ${total}`);
+    await option.click();
+    await wb.page.waitForTimeout(300);
+    assert.equal(await summaryRows(), count, 'the summary counts the filtered rows');
+    const categories = await cellTexts('category');
+    assert.ok(categories.length > 0 && categories.every((c) => c.trim() === 'rejected'), categories.join(','));
+    await option.click();
+    await wb.page.waitForTimeout(300);
+    assert.equal(await summaryRows(), total);
+
+    const firstSource = (await cellTexts('source'))[0].trim();
+    await frame.locator('[data-testid="search"]').fill(firstSource);
+    await wb.page.waitForTimeout(400);
+    const filtered = await summaryRows();
+    assert.ok(filtered > 0 && filtered < total);
+    const shown = await frame.locator('.row').evaluateAll((els) => els.map((e) => (e.textContent ?? '').toLowerCase()));
+    assert.ok(shown.every((t) => t.includes(firstSource.toLowerCase())));
+  });
+
+  it('Shift+click selects three rows, and Export opens a JSON tab with exactly those records', async () => {
+    const r = rows();
+    await r.nth(0).click();
+    await r.nth(2).click({ modifiers: ['Shift'] });
+    assert.match(await frame.locator('[data-testid="selected-count"]').innerText(), /\b3\b/);
+    const ids = await frame.locator('.row[aria-selected="true"]').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-index'))));
+    assert.equal(ids.length, 3);
+    await frame.locator('[data-testid="export-json"]').click();
+    await wb.page.locator('.tab', { hasText: /Untitled/ }).first().waitFor({ state: 'visible', timeout: 30_000 });
+    const text = await activeEditorText(wb.page);
+    const exported = JSON.parse(text);
+    assert.equal(exported.length, 3);
+    const url = new URL('/api/public/dmarc-records', server.url);
+    const now = new Date();
+    url.searchParams.set('organizationId', ORG);
+    url.searchParams.set('startDate', new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - 29)).toISOString());
+    url.searchParams.set('endDate', new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1) - 1).toISOString());
+    const body = await (await fetch(url, { headers: { Authorization: `Bearer ${KEY}` } })).json();
+    const serverRows = new Set((body.dmarcRecords as unknown[]).map((x) => JSON.stringify(x)));
+    for (const row of exported) assert.ok(serverRows.has(JSON.stringify(row)), 'each exported row is one the server sent, verbatim');
+    await wb.screenshot('export-json');
+    await runCommand(wb.page, 'View: Revert and Close Editor');
+  });
+
+  it('shows the focused row as JSON with its DKIM signatures', async () => {
+    await frame.locator('[data-testid="search"]').fill('');
+    await wb.page.waitForTimeout(300);
+    // A row with DKIM signatures: the dkim cell starts with a count above 0.
+    const withDkim = frame.locator('.row', { has: frame.locator('[data-column="dkim"]', { hasText: /^[1-9]/ }) }).first();
+    await withDkim.click();
+    const json = frame.locator('[data-testid="detail-json"]');
+    await json.waitFor({ state: 'visible' });
+    await frame.locator('[data-testid="detail-dkims"]').locator('text=/selector|\\./').first().waitFor({ timeout: 10_000 }).catch(() => undefined);
+    const text = await json.innerText();
+    const parsed = JSON.parse(text);
+    assert.ok(Array.isArray(parsed.dkims) && parsed.dkims.length > 0);
+    const dkimText = await frame.locator('[data-testid="detail-dkims"]').innerText();
+    for (const d of parsed.dkims) assert.ok(dkimText.includes(d.selector) && dkimText.includes(d.domain), dkimText);
+    await wb.screenshot('json-detail');
+  });
+
+  it('a window reload restores the panel', async () => {
+    await runCommand(wb.page, 'Developer: Reload Window');
+    await wb.page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
+    frame = await findWebviewFrame(wb.page, '[data-testid="records-panel"]', 60_000);
+    await frame.locator('.row').first().waitFor({ state: 'visible', timeout: 60_000 });
+    assert.ok((await summaryRows()) > 2000);
+    assert.match(String(await frame.locator('[data-column="emails"][role="columnheader"]').getAttribute('aria-sort')), /ascending|descending/, 'the sort was restored');
+  });
+
+  it('report data with HTML and script payloads stays inert text', async () => {
+    await addAccount(wb.page, { label: 'Hostile', baseUrl: hostile.url, key: KEY, orgId: 'org-hostile', orgName: 'Hostile Org' });
+    const f = await openPanel('Hostile Org', 'Last 7 days');
+    const texts = await f.locator('.row [data-column]').allInnerTexts();
+    for (const payload of ['<img src=x onerror=alert(1)>', '</script><script>alert(1)</script>']) {
+      assert.ok(HOSTILE_STRINGS.includes(payload));
+      assert.ok(texts.some((t) => t.includes(payload)), `${payload} shown as text`);
+    }
+    assert.equal(await f.locator('img, svg[onload], script:not([src])').count(), 0, 'no element was created from report data');
+    await f.locator('.row').first().click();
+    await f.locator('[data-testid="detail-json"]').waitFor({ state: 'visible' });
+    await wb.page.waitForTimeout(500);
+    assert.deepEqual(dialogs, [], 'nothing ran');
+    await wb.screenshot('panel-hostile');
+  });
+
+  it('reads in the dark theme too', async () => {
+    await runCommand(wb.page, 'Preferences: Color Theme');
+    await choose(wb.page, 'Dark Modern');
+    await wb.page.waitForTimeout(800);
+    const f = await findWebviewFrame(wb.page, '[data-testid="records-panel"]');
+    await wb.screenshot('panel-dark');
+    assert.ok((await brightness(f)) < 100, 'dark background');
+  });
+});

@@ -1,0 +1,41 @@
+import { strict as assert } from 'node:assert';
+import { startApiServer, type ApiServer } from '../server/server';
+import { addAccount, openWorkbench, openDmarcView, type Workbench } from './harness';
+
+const KEY = 'ui-tree-key-55e1';
+const ORG = 'org-ui-1';
+
+describe('DMARC tree in the browser', () => {
+  let wb: Workbench;
+  let server: ApiServer;
+  before(async () => {
+    server = await startApiServer({ keys: { [KEY]: [ORG] }, rowsPerDay: 60 });
+    wb = await openWorkbench();
+    await openDmarcView(wb.page);
+  });
+  after(async () => {
+    await wb?.close();
+    await server?.close();
+  });
+
+  it('adds an account through the command palette, as a user would', async () => {
+    await addAccount(wb.page, { label: 'Acme mail', baseUrl: server.url, key: KEY, orgId: ORG, orgName: 'Acme Org' });
+    const org = wb.page.locator('.monaco-list-row', { hasText: 'Acme Org' });
+    await org.waitFor({ state: 'visible', timeout: 30_000 });
+    assert.equal(await org.count(), 1);
+  });
+
+  it('expanding "Last 7 days" shows the summary and the sources', async () => {
+    await wb.page.locator('.monaco-list-row', { hasText: 'Acme Org' }).click();
+    const last7 = wb.page.locator('.monaco-list-row', { hasText: 'Last 7 days' });
+    await last7.waitFor({ state: 'visible' });
+    await last7.click();
+    const summary = wb.page.locator('.monaco-list-row', { hasText: /emails · .* pass/ }).first();
+    await summary.waitFor({ state: 'visible', timeout: 30_000 });
+    const rows = await wb.page.locator('.sidebar .monaco-list-row').allInnerTexts();
+    const sourceRows = rows.filter((r) => /emails · [\d.]+% pass/.test(r));
+    assert.ok(sourceRows.length >= 3, `summary and sources shown: ${rows.join(' | ')}`);
+    assert.equal(server.requests.filter((r) => r.query.organizationId === ORG).length, 2, 'the access check and one fetch for the bucket');
+    await wb.screenshot('tree-last-7-days');
+  });
+});
