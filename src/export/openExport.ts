@@ -2,9 +2,25 @@ import * as vscode from 'vscode';
 import type { DmarcRecord } from '../api/types';
 import { toCsv, toJson } from './format';
 
-/** Opens the records in a new untitled editor tab: JSON (as received) or CSV. */
-export async function openExport(records: readonly DmarcRecord[], format: 'json' | 'csv'): Promise<vscode.TextEditor> {
-  const language = format === 'json' ? 'json' : (await vscode.languages.getLanguages()).includes('csv') ? 'csv' : 'plaintext';
-  const doc = await vscode.workspace.openTextDocument({ language, content: format === 'json' ? toJson(records) : toCsv(records) });
-  return vscode.window.showTextDocument(doc, { preview: false, viewColumn: vscode.ViewColumn.Beside });
+let exportCount = 0;
+
+/**
+ * Opens the records in a new untitled editor tab: JSON (as received) or CSV. Each export gets its
+ * own untitled name (`dmarc-<organization>-<n>.json`): that is what Save As suggests, and a
+ * name is never reused, since reopening a just-closed `Untitled-N` could show the extension host
+ * the closed document's text.
+ */
+export async function openExport(records: readonly DmarcRecord[], format: 'json' | 'csv', baseName = 'dmarc-records'): Promise<vscode.TextEditor> {
+  const safe = baseName.replace(/[^\w.-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'dmarc-records';
+  const uri = vscode.Uri.from({ scheme: 'untitled', path: `${safe}-${++exportCount}.${format}` });
+  const doc = await vscode.workspace.openTextDocument(uri);
+  const editor = await vscode.window.showTextDocument(doc, { preview: false, viewColumn: vscode.ViewColumn.Beside });
+  if (format === 'json' && doc.languageId !== 'json') await vscode.languages.setTextDocumentLanguage(doc, 'json');
+  await editor.edit((b) => {
+    // The editor keeps one line ending per document; CSV's is CRLF (RFC 4180).
+    if (format === 'csv') b.setEndOfLine(vscode.EndOfLine.CRLF);
+    b.insert(new vscode.Position(0, 0), format === 'json' ? toJson(records) : toCsv(records));
+  });
+  editor.selection = new vscode.Selection(0, 0, 0, 0);
+  return editor;
 }

@@ -232,7 +232,7 @@ export class RecordsPanel implements vscode.Disposable {
         const rows = m.indices.map((i) => this.records[i]).filter((r): r is DmarcRecord => r !== undefined);
         if (rows.length !== m.indices.length) throw new Error(t('Some rows to export do not exist.'));
         if (rows.length === 0) throw new Error(t('No rows to export: select rows first.'));
-        await openExport(rows, m.format);
+        await openExport(rows, m.format, `dmarc-${this.target.org.name ?? this.target.org.id}`);
         this.deps.log.info(`exported ${rows.length} ${m.what} row(s) as ${m.format.toUpperCase()}`);
         void this.post({ type: 'response', requestId: m.requestId, ok: true, result: { count: rows.length } });
         return;

@@ -9,28 +9,11 @@
  * would stall it. The webview never receives the raw rows in bulk; it asks for one row's JSON
  * when it shows its detail.
  */
-import { z } from 'zod';
+import * as z from 'zod';
+import { COLUMNS, FACETS } from './columns';
 
-/** Column order of a RowTuple. */
-export const COLUMNS = [
-  'source', 'reporter', 'visibleFrom', 'returnPath', 'to', 'ipAddress', 'ipCountryCode', 'rdns',
-  'emails', 'category', 'date', 'dmarc', 'alignedSpf', 'alignedDkim', 'spf', 'dkim',
-] as const;
-export type ColumnId = (typeof COLUMNS)[number];
-
-/**
- * One record for the table: the fields above in COLUMNS order. `rdns` is joined with ", ";
- * `to` and `ipCountryCode` are '' when absent; `emails` is a number; `dkim` is the list of the
- * DKIM signatures' results (the table shows e.g. `2 (pass, fail)`).
- */
-export type RowTuple = [
-  string, string, string, string, string, string, string, string,
-  number, string, string, string, string, string, string, string[],
-];
-
-/** Facet filters offered by the table. */
-export const FACETS = ['category', 'dmarc', 'alignedSpf', 'alignedDkim', 'spf', 'dkim'] as const;
-export type FacetId = (typeof FACETS)[number];
+export { COLUMNS, FACETS };
+export type { ColumnId, FacetId, RowTuple } from './columns';
 
 /** What the webview keeps with setState, so a reloaded window restores the same view. */
 export const viewStateSchema = z.object({

@@ -22,6 +22,13 @@ async function until<T>(f: () => T | undefined, what: string, ms = 30_000): Prom
   }
 }
 
+/** Closes an untitled export without saving, and waits until the extension host has let go of it. */
+async function closeUntitled(doc: vscode.TextDocument): Promise<void> {
+  await vscode.window.showTextDocument(doc);
+  await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  await until(() => doc.isClosed || undefined, 'the export tab to close');
+}
+
 function logText(api: DmarcExplorerApi): string {
   const walk = (d: string): string[] => readdirSync(d).flatMap((n) => (statSync(join(d, n)).isDirectory() ? walk(join(d, n)) : [join(d, n)]));
   return walk(dirname(api.context.logUri.fsPath)).filter((f) => /DMARC Explorer/.test(f)).map((f) => readFileSync(f, 'utf8')).join('\n');
@@ -84,7 +91,8 @@ describe('records panel (extension host, local API server)', () => {
   it('exports the selected rows to an untitled JSON tab, exactly as received', async () => {
     const indices = [0, 2, Math.min(5, panel.rows.length - 1)];
     await panel.handleMessage({ type: 'export', requestId: 1, format: 'json', indices, what: 'selected' });
-    const doc = await until(() => vscode.workspace.textDocuments.find((d) => d.isUntitled && d.languageId === 'json'), 'the JSON tab');
+    const doc = await until(() => vscode.workspace.textDocuments.find((d) => d.isUntitled && d.languageId === 'json' && d.getText().length > 0), 'the JSON tab');
+    assert.match(doc.uri.path, /^dmarc-Panel-Org-\d+\.json$/);
     const exported = JSON.parse(doc.getText());
     assert.deepEqual(exported, indices.map((i) => panel.rows[i].raw));
     // And the same bytes the server sent: every exported row is one of the server's rows verbatim.
@@ -96,17 +104,18 @@ describe('records panel (extension host, local API server)', () => {
     const serverRows = new Set((Array.isArray(body) ? body : body.dmarcRecords).map((r: unknown) => JSON.stringify(r)));
     for (const row of exported) assert.ok(serverRows.has(JSON.stringify(row)));
     assert.ok(!doc.getText().includes(KEY));
-    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    await closeUntitled(doc);
   });
 
   it('exports CSV with a header and quoted, formula-safe fields', async () => {
     await panel.handleMessage({ type: 'export', requestId: 2, format: 'csv', indices: [1, 0], what: 'filtered' });
     const doc = await until(() => vscode.workspace.textDocuments.find((d) => d.isUntitled && d.getText().startsWith('source,reporter,')), 'the CSV tab');
+    assert.match(doc.uri.path, /\.csv$/);
     const lines = doc.getText().split('\r\n');
     assert.equal(lines[0], 'source,reporter,visibleFrom,returnPath,to,ipAddress,ipCountryCode,rdns,emails,category,date,dmarc,alignedSpf,alignedDkim,spf,dkims');
     assert.equal(lines.length, 4, 'header, two rows, final line break');
     assert.ok(lines[1].startsWith(panel.rows[1].source.includes(',') ? `"${panel.rows[1].source}` : panel.rows[1].source));
-    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    await closeUntitled(doc);
     const { toCsv } = await import('../../src/export/format');
     const tricky = { ...panel.rows[0], source: 'a "quoted", source', reporter: '=HYPERLINK("x")', rdns: ['line\nbreak'] };
     const csv = toCsv([tricky]).split('\r\n')[1];

@@ -1,0 +1,66 @@
+/**
+ * The summary bar over the filtered rows: rows, emails, the email-weighted DMARC pass rate, and
+ * emails by category and by disposition.
+ */
+import { badge, el } from './dom';
+import { formatCount, formatPercent, plural } from './format';
+import type { Summary } from './model';
+
+export class SummaryBar {
+  readonly element: HTMLElement;
+  private readonly rows: HTMLElement;
+  private readonly rowsOf: HTMLElement;
+  private readonly emails: HTMLElement;
+  private readonly pass: HTMLElement;
+  private readonly meter: HTMLElement;
+  private readonly meterFill: HTMLElement;
+  private readonly categories: HTMLElement;
+  private readonly dispositions: HTMLElement;
+
+  constructor() {
+    this.element = el('div', { class: 'summary', attrs: { 'data-testid': 'summary', 'aria-label': 'Summary of the filtered rows' } });
+    this.rows = el('span', { class: 'stat-value', attrs: { 'data-testid': 'summary-rows' } });
+    this.rowsOf = el('span', { class: 'muted' });
+    this.emails = el('span', { class: 'stat-value', attrs: { 'data-testid': 'summary-emails' } });
+    this.pass = el('span', { class: 'stat-value', attrs: { 'data-testid': 'summary-pass' } });
+    this.meterFill = el('span', { class: 'meter-fill' });
+    this.meter = el('span', { class: 'meter', attrs: { 'aria-hidden': 'true' } }, [this.meterFill]);
+    const meter = this.meter;
+    this.categories = el('span', { class: 'stat-list', attrs: { 'data-testid': 'summary-categories' } });
+    this.dispositions = el('span', { class: 'stat-list', attrs: { 'data-testid': 'summary-dispositions' } });
+    this.element.append(
+      el('span', { class: 'stat' }, [this.rows, this.rowsOf]),
+      el('span', { class: 'stat' }, [this.emails]),
+      el('span', { class: 'stat', title: 'Emails passing DMARC (aligned SPF or aligned DKIM pass) out of all emails' }, [this.pass, meter]),
+      el('span', { class: 'stat-divider', attrs: { 'aria-hidden': 'true' } }),
+      this.categories,
+      el('span', { class: 'stat-divider', attrs: { 'aria-hidden': 'true' } }),
+      this.dispositions,
+    );
+  }
+
+  update(s: Summary, totalRows: number): void {
+    this.rows.textContent = plural(s.rows, 'row', 'rows');
+    this.rows.dataset.value = String(s.rows);
+    this.rowsOf.textContent = s.rows !== totalRows ? `of ${formatCount(totalRows)}` : '';
+    this.emails.textContent = plural(s.emails, 'email', 'emails');
+    this.emails.dataset.value = String(s.emails);
+    this.pass.textContent = `DMARC pass ${formatPercent(s.passRate)}`;
+    this.pass.dataset.value = Number.isFinite(s.passRate) ? String(s.passRate) : '';
+    this.meterFill.style.width = `${Number.isFinite(s.passRate) ? Math.round(s.passRate * 1000) / 10 : 0}%`;
+    this.meter.hidden = !Number.isFinite(s.passRate);
+    this.fillList(this.categories, 'category', 'By category', s.byCategory, s.emails);
+    this.fillList(this.dispositions, 'dmarc', 'By disposition', s.byDisposition, s.emails);
+  }
+
+  private fillList(target: HTMLElement, column: 'category' | 'dmarc', label: string, items: { value: string; emails: number }[], total: number): void {
+    target.replaceChildren(el('span', { class: 'muted', text: `${label}:` }));
+    target.setAttribute('aria-label', label);
+    if (items.length === 0) target.append(el('span', { class: 'muted', text: '–' }));
+    for (const it of items) {
+      const item = el('span', { class: 'stat-item', attrs: { 'data-value': it.value }, title: `${formatCount(it.emails)} emails (${formatPercent(total > 0 ? it.emails / total : Number.NaN)})` });
+      item.append(badge(column, it.value), el('span', { class: 'stat-count', text: formatCount(it.emails) }));
+      target.append(item);
+    }
+  }
+}

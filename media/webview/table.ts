@@ -1,0 +1,431 @@
+/**
+ * The records grid: a virtual table with fixed-height rows. Only the rows in view (plus a small
+ * margin) exist in the DOM, taken from a pool and re-filled as the view scrolls; a display
+ * position always maps to the same pooled element, so scrolling by one row re-fills one row.
+ *
+ * Browsers cap an element's height (~16–33M px), so past MAX_SPACER the scroll spacer stays at
+ * that height and scrollTop maps proportionally onto the virtual height.
+ */
+import type { ColumnId } from '../../src/shared/columns';
+import { badge, el, icon, primaryModifier, toneText } from './dom';
+import { BADGE_COLUMNS, COLUMN_LABELS, COLUMN_WIDTHS, formatCount } from './format';
+import type { RowStore, SortSpec } from './model';
+import type { Modifiers } from './selection';
+
+export const ROW_HEIGHT = 24;
+const HEADER_HEIGHT = 26;
+/** Rows drawn above and below the viewport. */
+const OVERSCAN = 6;
+/** The most row elements that ever exist. */
+const MAX_POOL = 200;
+/** Spacer height cap: below every browser's limit, with room to spare. */
+export const MAX_SPACER = 8_000_000;
+const MIN_WIDTH = 40;
+
+export interface TableHost {
+  readonly store: RowStore;
+  isSelected(index: number): boolean;
+  focusedIndex(): number;
+  /** A click on a row (mods from the pointer event). */
+  onRowClick(index: number, mods: Modifiers): void;
+  /** A right-click or context-menu key; index -1 when not on a row. */
+  onContextMenu(index: number, x: number, y: number): void;
+  onSort(column: ColumnId): void;
+  /** Keys on the grid body; returns true when handled. */
+  onKey(e: KeyboardEvent): boolean;
+  onScroll(): void;
+}
+
+interface PooledRow {
+  element: HTMLDivElement;
+  cells: HTMLDivElement[];
+  pos: number;
+  index: number;
+  version: number;
+}
+
+/** Maps between scrollTop and the virtual (unscaled) offset of the rows. */
+export function scrollGeometry(rows: number, viewport: number, maxSpacer = MAX_SPACER): { spacer: number; toVirtual: (scrollTop: number) => number; toScroll: (virtualTop: number) => number } {
+  const virtual = rows * ROW_HEIGHT;
+  if (virtual <= maxSpacer) return { spacer: virtual, toVirtual: (s) => s, toScroll: (v) => v };
+  const scrollRange = Math.max(1, maxSpacer - viewport);
+  const virtualRange = Math.max(1, virtual - viewport);
+  const ratio = virtualRange / scrollRange;
+  return { spacer: maxSpacer, toVirtual: (s) => s * ratio, toScroll: (v) => v / ratio };
+}
+
+export class VirtualTable {
+  readonly element: HTMLDivElement;
+  private readonly headerRow: HTMLDivElement;
+  private readonly spacer: HTMLDivElement;
+  private headerCells: HTMLDivElement[] = [];
+  private pool: PooledRow[] = [];
+  private columns: ColumnId[] = [];
+  private readonly widths = new Map<ColumnId, number>(Object.entries(COLUMN_WIDTHS) as [ColumnId, number][]);
+  private order: Uint32Array = new Uint32Array(0);
+  private sort: SortSpec | undefined;
+  /** Bumped when cell contents may have changed (rows, columns). */
+  private version = 0;
+  private geometry = scrollGeometry(0, 0);
+  private viewport = 0;
+  private headerFocus = 0;
+  /** The grid's height, kept from the ResizeObserver so rendering never forces a layout to read it. */
+  private height = 0;
+
+  constructor(private readonly host: TableHost) {
+    this.element = el('div', {
+      class: 'grid',
+      attrs: { role: 'grid', tabindex: 0, 'aria-multiselectable': 'true', 'aria-label': 'DMARC records', 'aria-rowcount': 1, 'data-testid': 'grid' },
+    });
+    const headGroup = el('div', { class: 'grid-head', attrs: { role: 'rowgroup' } });
+    this.headerRow = el('div', { class: 'header-row', attrs: { role: 'row', 'aria-rowindex': 1 } });
+    headGroup.append(this.headerRow);
+    this.spacer = el('div', { class: 'grid-body', attrs: { role: 'rowgroup' } });
+    this.element.append(headGroup, this.spacer);
+
+    this.element.addEventListener('scroll', () => {
+      this.render();
+      this.host.onScroll();
+    });
+    this.element.addEventListener('keydown', (e) => this.onKeyDown(e));
+    this.spacer.addEventListener('mousedown', (e) => {
+      // Keep the keyboard focus on the grid (not on a cell), and stop Shift+click selecting text.
+      if (e.button === 0 && (e.shiftKey || e.detail > 1)) e.preventDefault();
+    });
+    this.spacer.addEventListener('click', (e) => {
+      const index = this.rowIndexAt(e.target);
+      if (index < 0) return;
+      this.element.focus({ preventScroll: true });
+      this.host.onRowClick(index, { shift: e.shiftKey, ctrl: primaryModifier(e) });
+    });
+    this.element.addEventListener('contextmenu', (e) => {
+      if ((e.target as HTMLElement).closest('.header-row')) return;
+      e.preventDefault();
+      this.element.focus({ preventScroll: true });
+      this.host.onContextMenu(this.rowIndexAt(e.target), e.clientX, e.clientY);
+    });
+    new ResizeObserver((entries) => {
+      const box = entries[entries.length - 1]?.contentRect;
+      if (box) this.height = box.height;
+      this.render();
+    }).observe(this.element);
+  }
+
+  private rowIndexAt(target: EventTarget | null): number {
+    const row = (target as HTMLElement | null)?.closest?.('.row') as HTMLElement | null;
+    if (!row || !this.spacer.contains(row)) return -1;
+    const index = Number(row.dataset.index);
+    return Number.isInteger(index) ? index : -1;
+  }
+
+  // ---- columns and header ------------------------------------------------------------------
+
+  setColumns(columns: ColumnId[]): void {
+    this.columns = columns;
+    this.element.setAttribute('aria-colcount', String(columns.length));
+    this.headerRow.replaceChildren();
+    this.headerCells = columns.map((c, k) => {
+      const cell = el('div', {
+        class: `header-cell${c === 'emails' ? ' numeric' : ''}`,
+        attrs: { role: 'columnheader', 'aria-colindex': k + 1, 'data-column': c, tabindex: -1, 'aria-sort': 'none' },
+        title: `Sort by ${COLUMN_LABELS[c]}`,
+      });
+      cell.append(el('span', { class: 'header-label', text: COLUMN_LABELS[c] }), icon('arrow-up', 'sort-icon'));
+      const sash = el('div', { class: 'sash', attrs: { 'aria-hidden': 'true' } });
+      cell.append(sash);
+      cell.addEventListener('click', (e) => {
+        if (e.target === sash) return;
+        this.host.onSort(c);
+      });
+      cell.addEventListener('keydown', (e) => this.onHeaderKey(e, k));
+      this.attachSash(sash, c);
+      this.headerRow.append(cell);
+      return cell;
+    });
+    for (const row of this.pool) row.element.remove();
+    this.pool = [];
+    this.applyWidths();
+    this.setSort(this.sort);
+    this.version++;
+    this.render();
+  }
+
+  private attachSash(sash: HTMLDivElement, column: ColumnId): void {
+    sash.addEventListener('pointerdown', (e) => {
+      e.preventDefault();
+      e.stopPropagation();
+      sash.setPointerCapture(e.pointerId);
+      const startX = e.clientX;
+      const startW = this.widths.get(column) ?? 100;
+      const move = (ev: PointerEvent): void => {
+        this.widths.set(column, Math.max(MIN_WIDTH, Math.round(startW + ev.clientX - startX)));
+        this.applyWidths();
+      };
+      const up = (): void => {
+        sash.removeEventListener('pointermove', move);
+        sash.removeEventListener('pointerup', up);
+        sash.removeEventListener('pointercancel', up);
+      };
+      sash.addEventListener('pointermove', move);
+      sash.addEventListener('pointerup', up);
+      sash.addEventListener('pointercancel', up);
+    });
+    sash.addEventListener('click', (e) => e.stopPropagation());
+    sash.addEventListener('dblclick', (e) => {
+      e.stopPropagation();
+      this.widths.set(column, COLUMN_WIDTHS[column]);
+      this.applyWidths();
+    });
+  }
+
+  private applyWidths(): void {
+    const ws = this.columns.map((c) => this.widths.get(c) ?? 100);
+    const total = ws.reduce((a, b) => a + b, 0);
+    // The last column takes any spare width, so rows always reach the right edge.
+    const template = ws.map((w, k) => (k === ws.length - 1 ? `minmax(${w}px, 1fr)` : `${w}px`)).join(' ');
+    this.element.style.setProperty('--grid-columns', template || '1fr');
+    this.element.style.setProperty('--grid-width', `${total}px`);
+  }
+
+  setSort(sort: SortSpec | undefined): void {
+    this.sort = sort;
+    this.columns.forEach((c, k) => {
+      const cell = this.headerCells[k]!;
+      const active = sort?.column === c;
+      cell.setAttribute('aria-sort', active ? (sort.descending ? 'descending' : 'ascending') : 'none');
+      cell.classList.toggle('sorted', active);
+      const ic = cell.querySelector('.sort-icon')!;
+      ic.className = `codicon codicon-${active && sort.descending ? 'arrow-down' : 'arrow-up'} sort-icon`;
+    });
+  }
+
+  private onHeaderKey(e: KeyboardEvent, k: number): void {
+    let next = k;
+    if (e.key === 'ArrowRight') next = Math.min(this.columns.length - 1, k + 1);
+    else if (e.key === 'ArrowLeft') next = Math.max(0, k - 1);
+    else if (e.key === 'Home') next = 0;
+    else if (e.key === 'End') next = this.columns.length - 1;
+    else if (e.key === 'Enter' || e.key === ' ') {
+      e.preventDefault();
+      e.stopPropagation();
+      this.host.onSort(this.columns[k]!);
+      return;
+    } else if (e.key === 'ArrowDown' || e.key === 'Escape') {
+      e.preventDefault();
+      e.stopPropagation();
+      this.element.focus({ preventScroll: true });
+      return;
+    } else {
+      return;
+    }
+    e.preventDefault();
+    e.stopPropagation();
+    this.focusHeader(next);
+  }
+
+  focusHeader(k = this.headerFocus): void {
+    const cell = this.headerCells[Math.max(0, Math.min(this.headerCells.length - 1, k))];
+    if (!cell) return;
+    this.headerFocus = k;
+    cell.focus();
+    cell.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  }
+
+  // ---- rows -----------------------------------------------------------------------------------
+
+  /** New display order (a filter, a sort, more rows): re-renders unless the caller renders next. */
+  setRows(order: Uint32Array, render = true): void {
+    this.order = order;
+    this.element.setAttribute('aria-rowcount', String(order.length + 1));
+    this.version++;
+    if (render) this.render();
+  }
+
+  /** Cells may show new values (rows reloaded): re-fill every row. */
+  invalidate(): void {
+    this.version++;
+    this.render();
+  }
+
+  get rowCount(): number {
+    return this.order.length;
+  }
+
+  /** Rows a viewport holds (PageUp/PageDown distance). */
+  pageSize(): number {
+    return Math.max(1, Math.floor(this.viewport / ROW_HEIGHT));
+  }
+
+  get scrollTop(): number {
+    return this.element.scrollTop;
+  }
+
+  set scrollTop(v: number) {
+    this.viewport = this.viewportHeight();
+    this.geometry = scrollGeometry(this.order.length, this.viewport);
+    this.spacer.style.height = `${this.geometry.spacer}px`;
+    this.element.scrollTop = v;
+    this.render();
+  }
+
+  /** Scrolls the least needed to show display position `pos`. */
+  reveal(pos: number): void {
+    if (pos < 0 || pos >= this.order.length) return;
+    this.viewport = this.viewportHeight();
+    const g = (this.geometry = scrollGeometry(this.order.length, this.viewport));
+    const virtualTop = g.toVirtual(this.element.scrollTop);
+    const top = pos * ROW_HEIGHT;
+    let target = virtualTop;
+    if (top < virtualTop) target = top;
+    else if (top + ROW_HEIGHT > virtualTop + this.viewport) target = top + ROW_HEIGHT - this.viewport;
+    if (target !== virtualTop) {
+      this.spacer.style.height = `${g.spacer}px`;
+      this.element.scrollTop = Math.ceil(g.toScroll(target));
+    }
+    this.render();
+  }
+
+  private viewportHeight(): number {
+    if (this.height === 0) this.height = this.element.clientHeight;
+    return Math.max(0, this.height - HEADER_HEIGHT);
+  }
+
+  /** Client coordinates of a display position's row (for a keyboard-opened context menu). */
+  rowRect(pos: number): DOMRect | undefined {
+    const row = this.pool.find((r) => r.pos === pos && r.element.style.display !== 'none');
+    return row?.element.getBoundingClientRect();
+  }
+
+  render(): void {
+    const grid = this.element;
+    const n = this.order.length;
+    // Read before writing anything, so the browser lays out at most once.
+    const rawScrollTop = grid.scrollTop;
+    this.viewport = this.viewportHeight();
+    this.geometry = scrollGeometry(n, this.viewport);
+    const g = this.geometry;
+    const spacerHeight = `${g.spacer}px`;
+    if (this.spacer.style.height !== spacerHeight) this.spacer.style.height = spacerHeight;
+
+    const scrollTop = Math.max(0, Math.min(rawScrollTop, g.spacer - this.viewport));
+    const virtualTop = g.toVirtual(scrollTop);
+    const first = Math.max(0, Math.floor(virtualTop / ROW_HEIGHT) - OVERSCAN);
+    const visible = Math.ceil(this.viewport / ROW_HEIGHT) + 1;
+    const last = Math.min(n, Math.floor(virtualTop / ROW_HEIGHT) + visible + OVERSCAN);
+    const size = Math.min(MAX_POOL, Math.max(1, visible + 2 * OVERSCAN));
+    if (size !== this.pool.length) this.resizePool(size);
+
+    const focused = this.host.focusedIndex();
+    let activeId = '';
+    const used = new Set<PooledRow>();
+    for (let pos = first; pos < last && pos < first + size; pos++) {
+      const row = this.pool[pos % size]!;
+      used.add(row);
+      const index = this.order[pos]!;
+      if (row.pos !== pos || row.index !== index || row.version !== this.version) this.fill(row, pos, index);
+      // Positions are relative to the spacer; in scaled mode rows follow the scroll offset.
+      const y = scrollTop + (pos * ROW_HEIGHT - virtualTop);
+      row.element.style.transform = `translateY(${y}px)`;
+      if (row.element.style.display === 'none') row.element.style.display = '';
+      const selected = this.host.isSelected(index);
+      if (row.element.getAttribute('aria-selected') !== String(selected)) {
+        row.element.setAttribute('aria-selected', String(selected));
+        row.element.classList.toggle('selected', selected);
+      }
+      const isFocused = index === focused;
+      row.element.classList.toggle('focused', isFocused);
+      if (isFocused) activeId = row.element.id;
+    }
+    for (const row of this.pool) {
+      if (!used.has(row) && row.element.style.display !== 'none') {
+        row.element.style.display = 'none';
+        row.pos = -1;
+      }
+    }
+    this.keepDomOrder(first, Math.min(last, first + size), size);
+    if (activeId) grid.setAttribute('aria-activedescendant', activeId);
+    else grid.removeAttribute('aria-activedescendant');
+  }
+
+  /**
+   * Keeps the row elements in display order in the DOM (screen readers read the DOM in order):
+   * a scroll rotates the pool, so only the few rows that wrapped around move.
+   */
+  private keepDomOrder(first: number, end: number, size: number): void {
+    let expected: Element | null = this.spacer.firstElementChild;
+    for (let pos = first; pos < end; pos++) {
+      const element = this.pool[pos % size]!.element;
+      if (element !== expected) this.spacer.insertBefore(element, expected);
+      else expected = expected.nextElementSibling;
+    }
+  }
+
+  private resizePool(size: number): void {
+    while (this.pool.length < size) {
+      const k = this.pool.length;
+      const element = el('div', { class: 'row', attrs: { role: 'row', id: `row-${k}`, 'aria-selected': 'false' } });
+      const cells = this.columns.map((c, j) => {
+        const cell = el('div', { class: `cell${c === 'emails' ? ' numeric' : ''}`, attrs: { role: 'gridcell', 'data-column': c, 'aria-colindex': j + 1 } });
+        element.append(cell);
+        return cell;
+      });
+      element.style.display = 'none';
+      this.spacer.append(element);
+      this.pool.push({ element, cells, pos: -1, index: -1, version: -1 });
+    }
+    while (this.pool.length > size) this.pool.pop()!.element.remove();
+    for (const row of this.pool) row.pos = -1;
+  }
+
+  private fill(row: PooledRow, pos: number, index: number): void {
+    row.pos = pos;
+    row.index = index;
+    row.version = this.version;
+    const e = row.element;
+    e.dataset.index = String(index);
+    e.setAttribute('aria-rowindex', String(pos + 2));
+    e.classList.toggle('odd', pos % 2 === 1);
+    const store = this.host.store;
+    this.columns.forEach((c, j) => {
+      const cell = row.cells[j]!;
+      const text = store.cell(index, c);
+      if (BADGE_COLUMNS.has(c)) {
+        cell.replaceChildren(badge(c, text));
+        cell.title = text;
+      } else if (c === 'emails') {
+        cell.textContent = formatCount(store.emails[index] ?? 0);
+        cell.removeAttribute('title');
+      } else if (c === 'dkim') {
+        const results = store.dkimResults[index] ?? [];
+        if (results.length === 0) {
+          cell.textContent = '0';
+        } else {
+          const parts: (Node | string)[] = [`${results.length} (`];
+          results.forEach((r, k) => {
+            if (k > 0) parts.push(', ');
+            parts.push(toneText('dkim', r));
+          });
+          parts.push(')');
+          cell.replaceChildren(...parts);
+        }
+        cell.title = text;
+      } else {
+        cell.textContent = text;
+        cell.title = text;
+      }
+    });
+  }
+
+  private onKeyDown(e: KeyboardEvent): void {
+    if (e.target !== this.element) return;
+    if (e.key === 'ArrowUp' && this.host.focusedIndex() >= 0 && this.order[0] === this.host.focusedIndex() && !e.shiftKey) {
+      e.preventDefault();
+      this.focusHeader();
+      return;
+    }
+    if (this.host.onKey(e)) {
+      e.preventDefault();
+      e.stopPropagation();
+    }
+  }
+}

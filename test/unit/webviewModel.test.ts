@@ -1,0 +1,287 @@
+import { strict as assert } from 'node:assert';
+import { COLUMNS, FACETS, type ColumnId, type FacetId, type RowTuple } from '../../src/shared/columns';
+import { COL, ipSortKey, RecordsModel, sortByRank, type Query } from '../../media/webview/model';
+import { NO_SIGNATURES } from '../../media/webview/format';
+import { generateRows, rng } from '../fixtures/webview-dev/generateRows';
+
+function tuple(over: Partial<Record<ColumnId, string | number | string[]>> = {}): RowTuple {
+  const base: RowTuple = ['Google', 'google.com', 'example.com', 'bounce.example.com', '', '192.0.2.1', 'US', 'mail.google.com', 10, 'authorized', '2025-03-01T00:00:00Z', 'none', 'pass', 'pass', 'pass', ['pass']];
+  for (const [k, v] of Object.entries(over)) (base as unknown[])[COL[k as ColumnId]] = v;
+  return base;
+}
+
+function modelOf(rows: unknown[]): RecordsModel {
+  const m = new RecordsModel();
+  m.append(rows, rows.length);
+  return m;
+}
+
+/** The reference: what a row matches, written the slow and obvious way. */
+function facetValues(t: RowTuple, f: FacetId): string[] {
+  if (f === 'dkim') return t[15].length ? [...new Set(t[15])] : [NO_SIGNATURES];
+  return [String(t[COL[f]])];
+}
+
+function matchesSearch(t: RowTuple, q: string): boolean {
+  const needle = q.trim().toLowerCase();
+  if (!needle) return true;
+  const dk = t[15];
+  const text = t.map((v, c) => (c === COL.dkim ? (dk.length ? `${dk.length} (${dk.map((r) => (r === '' ? '(empty)' : r)).join(', ')})` : '0') : String(v)));
+  return text.some((s) => s.toLowerCase().includes(needle)) || text.join('\n').toLowerCase().includes(needle);
+}
+
+function matchesFacet(t: RowTuple, f: FacetId, keys: readonly string[] | undefined): boolean {
+  if (!keys || keys.length === 0) return true;
+  return facetValues(t, f).some((v) => keys.includes(v));
+}
+
+function reference(rows: RowTuple[], q: Query): { visible: number[]; counts: Record<FacetId, Map<string, number>> } {
+  const visible: number[] = [];
+  const counts = Object.fromEntries(FACETS.map((f) => [f, new Map<string, number>()])) as Record<FacetId, Map<string, number>>;
+  rows.forEach((t, i) => {
+    if (!matchesSearch(t, q.search)) return;
+    const ok = FACETS.map((f) => matchesFacet(t, f, q.facets[f]));
+    if (ok.every(Boolean)) visible.push(i);
+    for (const f of FACETS) {
+      if (!FACETS.every((g, k) => g === f || ok[k])) continue;
+      for (const v of facetValues(t, f)) counts[f].set(v, (counts[f].get(v) ?? 0) + 1);
+    }
+  });
+  return { visible, counts };
+}
+
+describe('webview model: rows', () => {
+  it('stores tuples column-wise with display text, emails, DKIM text and pass flags', () => {
+    const m = modelOf([tuple(), tuple({ dkim: ['pass', 'fail'], alignedSpf: 'fail', alignedDkim: 'fail', emails: 3 }), tuple({ dkim: [], alignedSpf: 'fail', alignedDkim: 'pass' })]);
+    const s = m.store;
+    assert.equal(m.length, 3);
+    assert.equal(s.cell(0, 'source'), 'Google');
+    assert.equal(s.cell(1, 'dkim'), '2 (pass, fail)');
+    assert.equal(s.cell(2, 'dkim'), '0');
+    assert.equal(s.cell(1, 'emails'), '3');
+    assert.equal(s.emails[1], 3);
+    assert.deepEqual([...s.passes.subarray(0, 3)], [1, 0, 1]);
+  });
+
+  it('reads malformed tuples as empty values instead of failing', () => {
+    const m = modelOf([null, 'x', [1, null, undefined, {}, '', '', '', '', 'many', 'authorized', '', '', '', '', '', 'not-a-list']]);
+    assert.equal(m.length, 3);
+    assert.equal(m.store.cell(0, 'source'), '');
+    assert.equal(m.store.emails[2], 0);
+    assert.equal(m.store.cell(2, 'source'), '1');
+    assert.equal(m.store.cell(2, 'dkim'), '0');
+    const v = m.compute({ search: '', facets: {} });
+    assert.equal(v.order.length, 3);
+  });
+
+  it('shows empty result values as (empty) in the DKIM text', () => {
+    const m = modelOf([tuple({ dkim: ['', 'pass'] })]);
+    assert.equal(m.store.cell(0, 'dkim'), '2 ((empty), pass)');
+  });
+
+  it('appends chunks, and a clear starts over', () => {
+    const rows = generateRows(250, 4);
+    const m = new RecordsModel();
+    m.append(rows.slice(0, 100), 250);
+    assert.equal(m.compute({ search: 'google', facets: {} }).order.length, reference(rows.slice(0, 100), { search: 'google', facets: {} }).visible.length);
+    m.append(rows.slice(100), 250);
+    const q: Query = { search: 'google', facets: {}, sort: { column: 'emails', descending: true } };
+    const v = m.compute(q);
+    assert.equal(v.order.length, reference(rows, q).visible.length);
+    assert.equal(v.summary.rows, v.order.length);
+    m.clear();
+    assert.equal(m.length, 0);
+    m.append(rows.slice(0, 10));
+    assert.equal(m.compute(q).order.length, reference(rows.slice(0, 10), q).visible.length);
+  });
+});
+
+describe('webview model: search and facets', () => {
+  const rows = generateRows(1500, 11);
+  rows.push(tuple({ source: 'ÄÖÜ Mailer', dkim: [] }), tuple({ category: '', spf: '' }));
+
+  it('matches a case-insensitive, trimmed substring across every field', () => {
+    const m = modelOf(rows);
+    for (const q of ['GOOGLE', '  mail-1', '192.', 'äöü', '2 (pass', '(empty)', 'partially', 'zzz-nothing', 'T1', '\n']) {
+      const expected = reference(rows, { search: q, facets: {} }).visible;
+      assert.deepEqual([...m.compute({ search: q, facets: {} }).order], expected, `query ${JSON.stringify(q)}`);
+    }
+  });
+
+  it('gives the same rows when a query is typed, refined and widened (incremental search)', () => {
+    const m = modelOf(rows);
+    const typed = 'mail-10';
+    const seq = [...typed].map((_, k) => typed.slice(0, k + 1));
+    for (const q of [...seq, ...seq.reverse(), 'goo', 'google', 'oogle', '']) {
+      assert.deepEqual([...m.compute({ search: q, facets: {} }).order], reference(rows, { search: q, facets: {} }).visible, q);
+    }
+  });
+
+  it('combines values of one facet with OR and facets with AND; a DKIM value matches any signature', () => {
+    const m = modelOf(rows);
+    const queries: Query[] = [
+      { search: '', facets: { category: ['rejected', 'quarantined'] } },
+      { search: '', facets: { dkim: ['fail'] } },
+      { search: '', facets: { dkim: [NO_SIGNATURES, 'pass'], dmarc: ['reject'] } },
+      { search: 'google', facets: { alignedSpf: ['pass'], alignedDkim: ['fail', 'none'], spf: [''] } },
+      { search: '', facets: { category: [''] } },
+    ];
+    for (const q of queries) assert.deepEqual([...m.compute(q).order], reference(rows, q).visible, JSON.stringify(q));
+  });
+
+  it('counts each option over the rows passing the search and the other facets', () => {
+    const m = modelOf(rows);
+    const r = rng(5);
+    for (let k = 0; k < 40; k++) {
+      const facets: Query['facets'] = {};
+      for (const f of FACETS) {
+        if (r() < 0.35) {
+          const opts = m.compute({ search: '', facets: {} }).facets[f];
+          facets[f] = opts.filter(() => r() < 0.4).map((o) => o.key);
+        }
+      }
+      const q: Query = { search: r() < 0.3 ? ['google', 'mail-2', '.net', 'pass'][Math.floor(r() * 4)]! : '', facets };
+      const v = m.compute(q);
+      const ref = reference(rows, q);
+      assert.deepEqual([...v.order], ref.visible);
+      for (const f of FACETS) {
+        for (const o of v.facets[f]) assert.equal(o.count, ref.counts[f].get(o.key) ?? 0, `${f}=${o.key} in ${JSON.stringify(q)}`);
+        for (const [key, count] of ref.counts[f]) assert.ok(v.facets[f].some((o) => o.key === key && o.count === count), `${f}=${key} listed`);
+      }
+    }
+  });
+
+  it('labels empty values (empty) and rows without signatures (none), and keeps selected values the rows lack', () => {
+    const m = modelOf([tuple({ category: '', dkim: [] }), tuple()]);
+    const v = m.compute({ search: '', facets: { spf: ['gone'] } });
+    const cat = v.facets.category.find((o) => o.key === '');
+    assert.equal(cat?.label, '(empty)');
+    assert.equal(v.facets.dkim.find((o) => o.key === NO_SIGNATURES)?.label, '(none)');
+    const gone = v.facets.spf.find((o) => o.key === 'gone');
+    assert.deepEqual(gone, { key: 'gone', label: 'gone', count: 0, selected: true });
+    assert.equal(v.order.length, 0);
+    // Empty values come last.
+    assert.equal(v.facets.category[v.facets.category.length - 1]!.key, '');
+  });
+});
+
+describe('webview model: sort', () => {
+  const collator = new Intl.Collator(undefined);
+
+  function refSort(rows: RowTuple[], descending: boolean, cmp: (a: RowTuple, b: RowTuple) => number): number[] {
+    const ids = rows.map((_, i) => i);
+    // Stable in both directions: ties keep row order.
+    return ids.sort((a, b) => (descending ? cmp(rows[b]!, rows[a]!) : cmp(rows[a]!, rows[b]!)) || a - b);
+  }
+
+  it('sorts text columns in Intl.Collator order, stable, both directions (also past the presort threshold)', () => {
+    for (const n of [300, 5000]) {
+      const rows = generateRows(n, 21);
+      rows[3] = tuple({ source: 'zeta' });
+      rows[4] = tuple({ source: 'Zeta' });
+      rows[5] = tuple({ source: 'éclair' });
+      const m = modelOf(rows);
+      for (const column of ['source', 'rdns', 'returnPath', 'category'] as ColumnId[]) {
+        for (const descending of [false, true]) {
+          const got = [...m.compute({ search: '', facets: {}, sort: { column, descending } }).order];
+          const c = COL[column];
+          assert.deepEqual(got, refSort(rows, descending, (a, b) => collator.compare(String(a[c]), String(b[c]))), `${column} ${descending} n=${n}`);
+        }
+      }
+    }
+  });
+
+  it('sorts emails by number, dates by instant, IP addresses by address, DKIM by signature count', () => {
+    const rows = [
+      tuple({ emails: 10, date: '2025-03-02T00:00:00Z', ipAddress: '10.0.0.2', dkim: ['pass', 'pass'] }),
+      tuple({ emails: 9, date: '2025-03-01T23:00:00-02:00', ipAddress: '9.255.255.255', dkim: [] }),
+      tuple({ emails: 100, date: 'not a date', ipAddress: '2001:db8::1', dkim: ['fail'] }),
+      tuple({ emails: 9, date: '2025-03-01T12:00:00Z', ipAddress: '10.0.0.10', dkim: Array(10).fill('pass') }),
+      tuple({ emails: 1, date: '2025-03-01T12:00:00.000Z', ipAddress: 'unknown', dkim: ['none'] }),
+    ];
+    const m = modelOf(rows);
+    const order = (column: ColumnId, descending = false): number[] => [...m.compute({ search: '', facets: {}, sort: { column, descending } }).order];
+    assert.deepEqual(order('emails'), [4, 1, 3, 0, 2]);
+    assert.deepEqual(order('emails', true), [2, 0, 1, 3, 4]);
+    // 12:00Z twice (same instant, text order), then 01T23:00-02:00 = 02T01:00Z after 02T00:00Z; unparseable last.
+    assert.deepEqual(order('date'), [3, 4, 0, 1, 2]);
+    assert.deepEqual(order('ipAddress'), [1, 0, 3, 2, 4]);
+    assert.deepEqual(order('dkim'), [1, 2, 4, 0, 3]);
+  });
+
+  it('keeps ties in row order when descending (stable)', () => {
+    const rows = [tuple({ emails: 5 }), tuple({ emails: 7 }), tuple({ emails: 5 }), tuple({ emails: 7 }), tuple({ emails: 5 })];
+    const m = modelOf(rows);
+    assert.deepEqual([...m.compute({ search: '', facets: {}, sort: { column: 'emails', descending: true } }).order], [1, 3, 0, 2, 4]);
+    assert.deepEqual([...m.compute({ search: '', facets: {}, sort: { column: 'emails', descending: false } }).order], [0, 2, 4, 1, 3]);
+  });
+
+  it('sorts then filters: the view is the sorted order restricted to matching rows', () => {
+    const rows = generateRows(800, 8);
+    const m = modelOf(rows);
+    const q: Query = { search: 'mail', facets: { category: ['authorized'] }, sort: { column: 'ipAddress', descending: true } };
+    const sorted = [...m.sortedOrder(q.sort)];
+    const visible = new Set(reference(rows, q).visible);
+    const v = m.compute(q);
+    assert.deepEqual([...v.order], sorted.filter((i) => visible.has(i)));
+    for (let p = 0; p < v.order.length; p++) assert.equal(v.posOf[v.order[p]!], p);
+    assert.equal([...v.posOf].filter((p) => p >= 0).length, v.order.length);
+  });
+
+  it('re-sorts after rows are appended', () => {
+    const m = new RecordsModel();
+    m.append([tuple({ emails: 5 }), tuple({ emails: 1 })]);
+    const sort = { column: 'emails' as const, descending: false };
+    assert.deepEqual([...m.compute({ search: '', facets: {}, sort }).order], [1, 0]);
+    m.append([tuple({ emails: 0 })]);
+    assert.deepEqual([...m.compute({ search: '', facets: {}, sort }).order], [2, 1, 0]);
+  });
+
+  it('counting sort by rank is stable', () => {
+    const ranks = new Uint32Array([2, 0, 1, 0, 2, 1]);
+    assert.deepEqual([...sortByRank(ranks, 3, 6, false)], [1, 3, 2, 5, 0, 4]);
+    assert.deepEqual([...sortByRank(ranks, 3, 6, true)], [0, 4, 2, 5, 1, 3]);
+  });
+
+  it('orders IP addresses: IPv4 numerically, IPv6 after, anything else last', () => {
+    assert.ok(ipSortKey('9.0.0.0') < ipSortKey('10.0.0.0'));
+    assert.ok(ipSortKey('255.255.255.255') < ipSortKey('::1'));
+    assert.ok(ipSortKey('2001:db8::1') < ipSortKey('2001:db9::'));
+    assert.ok(Number.isNaN(ipSortKey('host.example')));
+  });
+
+  it('can rank every column ahead of time', () => {
+    const m = modelOf(generateRows(50, 2));
+    let steps = 0;
+    while (m.prerankNext()) steps++;
+    assert.equal(steps, COLUMNS.length);
+  });
+});
+
+describe('webview model: summary', () => {
+  it('weights the DMARC pass rate by emails and sums emails by category and disposition', () => {
+    const rows = [
+      tuple({ emails: 30, alignedSpf: 'pass', alignedDkim: 'fail', category: 'authorized', dmarc: 'none' }),
+      tuple({ emails: 10, alignedSpf: 'fail', alignedDkim: 'pass', category: 'authorized', dmarc: 'none' }),
+      tuple({ emails: 60, alignedSpf: 'fail', alignedDkim: 'fail', category: 'rejected', dmarc: 'reject' }),
+    ];
+    const m = modelOf(rows);
+    const s = m.compute({ search: '', facets: {} }).summary;
+    assert.equal(s.rows, 3);
+    assert.equal(s.emails, 100);
+    assert.equal(s.passEmails, 40);
+    assert.equal(s.passRate, 0.4);
+    assert.deepEqual(s.byCategory, [{ value: 'rejected', emails: 60 }, { value: 'authorized', emails: 40 }]);
+    assert.deepEqual(s.byDisposition, [{ value: 'reject', emails: 60 }, { value: 'none', emails: 40 }]);
+    const f = m.compute({ search: '', facets: { category: ['authorized'] } }).summary;
+    assert.equal(f.emails, 40);
+    assert.equal(f.passRate, 1);
+    assert.deepEqual(f.byCategory, [{ value: 'authorized', emails: 40 }]);
+  });
+
+  it('has no pass rate without emails', () => {
+    const s = modelOf([]).compute({ search: '', facets: {} }).summary;
+    assert.equal(s.rows, 0);
+    assert.ok(Number.isNaN(s.passRate));
+  });
+});

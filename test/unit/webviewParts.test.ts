@@ -1,0 +1,107 @@
+import { strict as assert } from 'node:assert';
+import { tokenizeJson } from '../../media/webview/jsonTokens';
+import { emptyViewState, readSavedState, sameIdentity, sanitizeViewState } from '../../media/webview/viewState';
+import { dkimText, toneOf, valueLabel } from '../../media/webview/format';
+import { MAX_SPACER, ROW_HEIGHT, scrollGeometry } from '../../media/webview/table';
+import { viewStateSchema } from '../../src/shared/protocol';
+
+describe('webview JSON tokens', () => {
+  it('splits pretty JSON into keys, strings, numbers, booleans, null and punctuation, losing nothing', () => {
+    const src = JSON.stringify({ a: 'x "quoted" \\ ü', n: -1.5e3, t: true, f: false, z: null, list: [1, { 'k:': ':' }], '': '' }, null, 2);
+    const tokens = tokenizeJson(src);
+    assert.equal(tokens.map((t) => t.text).join(''), src);
+    const of = (kind: string) => tokens.filter((t) => t.kind === kind).map((t) => t.text);
+    assert.deepEqual(of('key'), ['"a"', '"n"', '"t"', '"f"', '"z"', '"list"', '"k:"', '""']);
+    assert.deepEqual(of('string'), ['"x \\"quoted\\" \\\\ ü"', '":"', '""']);
+    assert.deepEqual(of('number'), ['-1500', '1']);
+    assert.deepEqual(of('boolean'), ['true', 'false']);
+    assert.deepEqual(of('null'), ['null']);
+  });
+
+  it('keeps any text, also broken JSON, as plain text', () => {
+    for (const src of ['{"a": "unterminated', '<img src=x onerror=alert(1)>', 'nul tru 1e', '"\\', '']) {
+      const tokens = tokenizeJson(src);
+      assert.equal(tokens.map((t) => t.text).join(''), src);
+    }
+    assert.ok(tokenizeJson('<b>').every((t) => t.kind === 'text' || t.kind === 'punctuation'));
+  });
+});
+
+describe('webview view state', () => {
+  it('keeps what is valid and drops the rest', () => {
+    const v = sanitizeViewState({
+      hiddenColumns: ['emails', 'nope', 'emails', 3],
+      sort: { column: 'date', descending: true },
+      search: 'x'.repeat(2000),
+      facets: { category: ['rejected', 5, 'y'.repeat(300)], bogus: ['a'], dkim: 'pass' },
+      scrollTop: 120.5,
+      focused: 7,
+    });
+    assert.deepEqual(v.hiddenColumns, ['emails']);
+    assert.deepEqual(v.sort, { column: 'date', descending: true });
+    assert.equal(v.search.length, 1000);
+    assert.deepEqual(v.facets, { category: ['rejected'] });
+    assert.equal(v.scrollTop, 120.5);
+    assert.equal(v.focused, 7);
+    assert.ok(viewStateSchema.safeParse(v).success, 'what it keeps passes the host schema');
+  });
+
+  it('falls back to the defaults on garbage', () => {
+    for (const raw of [null, 'x', 5, { sort: { column: 'nope', descending: true }, scrollTop: -1, focused: 1.5 }]) {
+      const v = sanitizeViewState(raw);
+      assert.deepEqual(v, emptyViewState());
+      assert.ok(viewStateSchema.safeParse(v).success);
+    }
+  });
+
+  it('reads the saved { identity, view } shape and compares identities', () => {
+    const identity = { accountId: 'a', organizationId: 'o', start: '2025-03-01T00:00:00.000Z', end: '2025-03-31T23:59:59.999Z' };
+    const saved = readSavedState({ identity, view: { search: 'google' } });
+    assert.deepEqual(saved.identity, identity);
+    assert.equal(saved.view?.search, 'google');
+    assert.deepEqual(readSavedState(undefined), {});
+    assert.ok(sameIdentity(identity, { ...identity }));
+    assert.ok(!sameIdentity(identity, { ...identity, source: 'Google' }));
+    assert.ok(!sameIdentity(identity, undefined));
+  });
+});
+
+describe('webview formatting', () => {
+  it('writes DKIM cells as count and results', () => {
+    assert.equal(dkimText([]), '0');
+    assert.equal(dkimText(['pass', 'fail']), '2 (pass, fail)');
+    assert.equal(dkimText(['']), '1 ((empty))');
+    assert.equal(valueLabel(''), '(empty)');
+  });
+
+  it('colours results: pass green, failures red, in-between amber, unknown neutral', () => {
+    assert.equal(toneOf('alignedSpf', 'pass'), 'pass');
+    assert.equal(toneOf('spf', 'PermError'), 'fail');
+    assert.equal(toneOf('dkim', 'softfail'), 'warn');
+    assert.equal(toneOf('spf', ''), 'neutral');
+    assert.equal(toneOf('category', 'rejected'), 'fail');
+    assert.equal(toneOf('category', 'partially-authorized'), 'warn');
+    assert.equal(toneOf('dmarc', 'quarantine'), 'warn');
+    assert.equal(toneOf('dmarc', 'something-new'), 'neutral');
+  });
+});
+
+describe('webview scroll geometry', () => {
+  it('maps scrollTop one to one below the height cap', () => {
+    const g = scrollGeometry(1000, 500);
+    assert.equal(g.spacer, 1000 * ROW_HEIGHT);
+    assert.equal(g.toVirtual(1234), 1234);
+    assert.equal(g.toScroll(1234), 1234);
+  });
+
+  it('caps the spacer past the browser limit and maps the scroll range onto every row', () => {
+    const rows = 5_000_000;
+    const viewport = 600;
+    const g = scrollGeometry(rows, viewport);
+    assert.equal(g.spacer, MAX_SPACER);
+    assert.equal(g.toVirtual(0), 0);
+    const maxScroll = MAX_SPACER - viewport;
+    assert.equal(Math.round(g.toVirtual(maxScroll)), rows * ROW_HEIGHT - viewport, 'the bottom reaches the last row');
+    assert.ok(Math.abs(g.toScroll(g.toVirtual(12345)) - 12345) < 1e-6);
+  });
+});
