@@ -68,7 +68,8 @@ export function activate(context: vscode.ExtensionContext): DmarcExplorerApi | u
   // account and key as anyone would.
   const demoBaseUrl = process.env.DMARC_DEMO_BASE_URL;
   if (demoBaseUrl) {
-    view.description = vscode.l10n.t('Demo');
+    // In the title, not `description`: a single-view container hides the view's own header.
+    view.title = vscode.l10n.t('Reports (Demo)');
     void vscode.commands.executeCommand('setContext', ContextKeys.demo, true);
     log.info(`demo mode: local API server ${demoBaseUrl}`);
   }

@@ -81,8 +81,10 @@ export async function runCommand(page: Page, title: string): Promise<void> {
   const input = page.locator('.quick-input-widget input');
   await input.waitFor({ state: 'visible' });
   await input.fill(`>${title}`);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ state: 'visible' });
-  await page.keyboard.press('Enter');
+  // Click the matching row: Enter would run whichever row is first (recently used ones move up).
+  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
+  await row.waitFor({ state: 'visible' });
+  await row.click();
 }
 
 /** The innermost frame of a webview whose document has an element matching `selector`. */
@@ -117,8 +119,9 @@ export async function choose(page: Page, label: string): Promise<void> {
   const input = page.locator('.quick-input-widget input');
   await input.waitFor({ state: 'visible' });
   await input.fill(label);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: label }).first().waitFor({ state: 'visible' });
-  await page.keyboard.press('Enter');
+  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: label }).first();
+  await row.waitFor({ state: 'visible' });
+  await row.click();
   await page.waitForTimeout(200);
 }
 
@@ -140,4 +143,10 @@ export async function activeEditorText(page: Page): Promise<string> {
   await page.keyboard.press('Control+C');
   await page.waitForTimeout(200);
   return page.evaluate(() => navigator.clipboard.readText());
+}
+
+/** Waits until a records panel has received all its rows. */
+export async function waitForPanelReady(frame: Frame, timeoutMs = 60_000): Promise<void> {
+  await frame.locator('[data-testid="records-panel"][data-phase="ready"]').waitFor({ state: 'attached', timeout: timeoutMs });
+  await frame.locator('.row').first().waitFor({ state: 'visible', timeout: timeoutMs });
 }

@@ -20,17 +20,17 @@ describe('DMARC tree in the browser', () => {
 
   it('adds an account through the command palette, as a user would', async () => {
     await addAccount(wb.page, { label: 'Acme mail', baseUrl: server.url, key: KEY, orgId: ORG, orgName: 'Acme Org' });
-    const org = wb.page.locator('.monaco-list-row', { hasText: 'Acme Org' });
+    const org = wb.page.locator('.sidebar .monaco-list-row', { hasText: 'Acme Org' });
     await org.waitFor({ state: 'visible', timeout: 30_000 });
     assert.equal(await org.count(), 1);
   });
 
   it('expanding "Last 7 days" shows the summary and the sources', async () => {
-    await wb.page.locator('.monaco-list-row', { hasText: 'Acme Org' }).click();
-    const last7 = wb.page.locator('.monaco-list-row', { hasText: 'Last 7 days' });
+    await wb.page.locator('.sidebar .monaco-list-row', { hasText: 'Acme Org' }).click();
+    const last7 = wb.page.locator('.sidebar .monaco-list-row', { hasText: 'Last 7 days' });
     await last7.waitFor({ state: 'visible' });
     await last7.click();
-    const summary = wb.page.locator('.monaco-list-row', { hasText: /emails · .* pass/ }).first();
+    const summary = wb.page.locator('.sidebar .monaco-list-row', { hasText: /emails · .* pass/ }).first();
     await summary.waitFor({ state: 'visible', timeout: 30_000 });
     const rows = await wb.page.locator('.sidebar .monaco-list-row').allInnerTexts();
     const sourceRows = rows.filter((r) => /emails · [\d.]+% pass/.test(r));
