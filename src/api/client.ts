@@ -5,7 +5,7 @@
  */
 import { version } from '../../package.json';
 import { ApiError, formatBytes, formatDuration, redact, snippet } from './errors';
-import { normaliseRows, parseRecordsJson } from './schema';
+import { normaliseRows, parseRecordsJsonAsync } from './schema';
 import type { FetchOptions, FetchResult, RecordsQuery } from './types';
 import { baseUrlProblem, buildRecordsUrl, isLoopbackHost, toIsoUtc } from './url';
 
@@ -111,7 +111,8 @@ async function run(query: RecordsQuery, options: ClientOptions, log: Log): Promi
     }
 
     const t0 = Date.now();
-    const rows = parseRecordsJson(body.text, body.contentType, apiKey);
+    // Sliced, so a 100k-row body never holds the extension host's event loop for long.
+    const rows = await parseRecordsJsonAsync(body.text, body.contentType, { signal, secret: apiKey });
     body.text = ''; // let the (possibly 50 MB) string go while the rows are normalised
     const result = await normaliseRows(rows, { signal, chunkRows: options.chunkRows });
     log(

@@ -11,6 +11,7 @@ export { checkBaseUrl, isLoopbackHost, utcDayRange, toIsoUtc, parseIsoDateMs, bu
 export {
   parseRecordsBody,
   parseRecordsJson,
+  parseRecordsJsonAsync,
   normaliseRows,
   ResultSchema,
   CategorySchema,

@@ -9,10 +9,12 @@ import {
   normaliseRows,
   parseIsoDateMs,
   parseRecordsBody,
+  parseRecordsJson,
   utcDayRange,
   type FetchResult,
+  type ParseOptions,
 } from '../../src/api';
-import { fastRecord, zodRecord } from '../../src/api/schema';
+import { fastRecord, normaliseRow, zodRecord } from '../../src/api/schema';
 import { ORGANIZATIONS, generateDay } from '../server/data';
 
 /** A valid row in the exact wire shape. */
@@ -44,17 +46,32 @@ function without(key: string, over: Record<string, unknown> = {}): Record<string
   return r;
 }
 
-const parse = (rows: unknown, contentType = 'application/json'): Promise<FetchResult> => parseRecordsBody(JSON.stringify(rows), contentType);
+/**
+ * parseRecordsBody both ways — in slices (as for large bodies) and with one JSON.parse (small
+ * ones) — which must agree.
+ */
+async function parseBody(text: string, contentType: string | null, options: ParseOptions = {}): Promise<FetchResult> {
+  const sliced = await parseRecordsBody(text, contentType, { ...options, oneShotMaxChars: 0 });
+  assert.deepStrictEqual(sliced, await parseRecordsBody(text, contentType, options));
+  return sliced;
+}
+
+const parse = (rows: unknown, contentType = 'application/json'): Promise<FetchResult> => parseBody(JSON.stringify(rows), contentType);
 
 async function invalidResponse(text: string, contentType: string | null): Promise<ApiError> {
-  try {
-    await parseRecordsBody(text, contentType);
-  } catch (e) {
-    assert.ok(e instanceof ApiError);
-    assert.equal(e.kind, 'invalid-response');
-    return e;
+  const errors: ApiError[] = [];
+  for (const oneShotMaxChars of [0, undefined]) {
+    try {
+      await parseRecordsBody(text, contentType, { oneShotMaxChars });
+      assert.fail(`accepted ${JSON.stringify(text.slice(0, 60))}`);
+    } catch (e) {
+      assert.ok(e instanceof ApiError, String(e));
+      assert.equal(e.kind, 'invalid-response');
+      errors.push(e);
+    }
   }
-  assert.fail(`accepted ${JSON.stringify(text.slice(0, 60))}`);
+  assert.equal(errors[0]!.message, errors[1]!.message, 'the same error in slices and in one go');
+  return errors[0]!;
 }
 
 describe('api schema: enums', () => {
@@ -84,15 +101,15 @@ describe('api schema: enums', () => {
 describe('api schema: envelope and bodies', () => {
   it('accepts the envelope and a bare array alike', async () => {
     const rows = [row(), row({ emails: 3 })];
-    const a = await parseRecordsBody(JSON.stringify({ status: 'success', dmarcRecords: rows }), 'application/json');
-    const b = await parseRecordsBody(JSON.stringify(rows), 'application/json');
+    const a = await parseBody(JSON.stringify({ status: 'success', dmarcRecords: rows }), 'application/json');
+    const b = await parseBody(JSON.stringify(rows), 'application/json');
     assert.equal(a.records.length, 2);
     assert.deepEqual(a, b);
-    const noStatus = await parseRecordsBody(JSON.stringify({ dmarcRecords: rows, page: 1 }), 'application/json');
+    const noStatus = await parseBody(JSON.stringify({ dmarcRecords: rows, page: 1 }), 'application/json');
     assert.equal(noStatus.records.length, 2);
-    const empty = await parseRecordsBody('{"status":"success","dmarcRecords":[]}', 'application/json');
+    const empty = await parseBody('{"status":"success","dmarcRecords":[]}', 'application/json');
     assert.deepEqual(empty, { records: [], warnings: [], rejected: { count: 0, samples: [] } });
-    const bom = await parseRecordsBody('\ufeff[]', 'application/json');
+    const bom = await parseBody('\ufeff[]', 'application/json');
     assert.equal(bom.records.length, 0);
   });
 
@@ -275,7 +292,7 @@ describe('api schema: rows', () => {
   }
 
   it('JSON numbers that overflow to Infinity are rejected', async () => {
-    const res = await parseRecordsBody(`[${JSON.stringify(row()).replace('"emails":12', '"emails":1e400')}]`, 'application/json');
+    const res = await parseBody(`[${JSON.stringify(row()).replace('"emails":12', '"emails":1e400')}]`, 'application/json');
     assert.equal(res.rejected.count, 1);
     assert.match(res.rejected.samples[0]!.reason, /emails/);
   });
@@ -371,3 +388,80 @@ describe('api schema: rows', () => {
     await assert.rejects(normaliseRows(rows, { chunkRows: 100, signal: ac.signal }), (e: unknown) => e instanceof ApiError && e.kind === 'cancelled');
   });
 });
+
+describe('api schema: parseRecordsBody parses in slices, with the one-shot semantics', () => {
+  /** The reference: one JSON.parse of the body, then normaliseRows. */
+  const oneShot = (text: string): Promise<FetchResult> => normaliseRows(parseRecordsJson(text, 'application/json'));
+
+  /** Generated rows with the odd ones the tolerance rules are about mixed in. */
+  function mixedRows(n: number): unknown[] {
+    const rows: unknown[] = JSON.parse(JSON.stringify(generateDay(ORGANIZATIONS[1]!, 20_100, 3, n))) as unknown[];
+    const odd: unknown[] = [
+      null, 7, 'row', [row()], without('source'), row({ emails: '12' }), row({ category: 'spoofed' }), row({ rdns: 'mx.example' }),
+      without('visibleFrom'), row({ source: '"],[{"}, "\\\\", "\u2028é😀' }), row({ dkims: [{ selector: 'a,b', domain: '[d]', result: 'expired' }] }),
+      row({ extra: { nested: [[1], { k: '}' }] } }),
+    ];
+    for (let i = 0; i < odd.length; i++) rows.splice((i * 37) % rows.length, 0, odd[i]);
+    return rows;
+  }
+
+  it('same records (raw included), warnings and rejects as one JSON.parse, whatever the layout, piece and chunk sizes', async () => {
+    const rows = mixedRows(300);
+    const bodies = [
+      JSON.stringify({ status: 'success', dmarcRecords: rows }),
+      JSON.stringify(rows),
+      JSON.stringify({ page: { n: 1, cursors: ['a', 'b'] }, dmarcRecords: rows, status: 'success', note: 'dmarcRecords: []' }, null, 2),
+      '\ufeff' + JSON.stringify(rows, null, '\t'),
+    ];
+    for (const text of bodies) {
+      const want = await oneShot(text);
+      const parsed = expectedRows(text);
+      for (const [chunkRows, pieceChars] of [[1, 300], [7, 5000], [5000, undefined]] as const) {
+        const got = await parseRecordsBody(text, 'application/json', { chunkRows, pieceChars, oneShotMaxChars: 0 });
+        assert.deepStrictEqual(got, want, `chunkRows ${chunkRows}, pieceChars ${pieceChars}`); // a message: no slow diff of 300 records
+        // `raw` is what JSON.parse makes of the row, unknown fields included.
+        const kept = parsed.filter((r) => 'record' in normaliseRow(r));
+        assert.equal(got.records.length, kept.length);
+        got.records.forEach((r, i) => assert.deepStrictEqual(r.raw, kept[i]));
+      }
+    }
+    assert.ok((await oneShot(bodies[0]!)).rejected.count >= 5, 'the corpus has rejects');
+  });
+
+  it('a non-success status still wins over the rows, and a malformed row still wins over the status', async () => {
+    const rows = JSON.stringify(mixedRows(20));
+    const status = await invalidResponse(`{"status":"error","message":"suspended","dmarcRecords":${rows}}`, 'application/json');
+    assert.match(status.message, /status "error": suspended/);
+    const malformed = await invalidResponse(`{"status":"error","dmarcRecords":${rows.slice(0, -1)},]}`, 'application/json');
+    assert.match(malformed.message, /cut off or malformed/);
+  });
+
+  it('yields to the event loop while it scans and parses', async () => {
+    const text = JSON.stringify({ status: 'success', dmarcRecords: generateDay(ORGANIZATIONS[0]!, 20_000, 1, 12_000) });
+    assert.ok(text.length > 4 << 20, 'large enough to need several scan slices');
+    let ticks = 0;
+    let running = true;
+    const spin = () => {
+      ticks++;
+      if (running) setImmediate(spin);
+    };
+    setImmediate(spin);
+    const res = await parseRecordsBody(text, 'application/json', { chunkRows: 1000, oneShotMaxChars: 0 });
+    running = false;
+    assert.equal(res.records.length, 12_000);
+    assert.ok(ticks >= 12, `other work ran ${ticks} times meanwhile`);
+  });
+
+  it('an aborted signal stops the scan', async () => {
+    const text = JSON.stringify(generateDay(ORGANIZATIONS[0]!, 20_000, 1, 12_000));
+    const ac = new AbortController();
+    setImmediate(() => ac.abort());
+    await assert.rejects(parseRecordsBody(text, 'application/json', { signal: ac.signal, oneShotMaxChars: 0 }), (e: unknown) => e instanceof ApiError && e.kind === 'cancelled');
+  });
+});
+
+/** The rows one JSON.parse of the body finds. */
+function expectedRows(text: string): unknown[] {
+  const json = JSON.parse(text.replace(/^\ufeff/, '')) as unknown;
+  return Array.isArray(json) ? json : (json as { dmarcRecords: unknown[] }).dmarcRecords;
+}
