@@ -55,6 +55,7 @@ export function activate(context: vscode.ExtensionContext): DmarcExplorerApi | u
           onResponse: perf && ((i) => perf.mark('response', { bytes: i.bytes, ms: i.ms })),
         },
       ),
+    writeDelayMs: 3000,
     disk: new DiskCache(vscode.Uri.joinPath(context.globalStorageUri, 'records').fsPath, { log: (l) => log.debug(l) }),
     log: (l) => log.debug(l),
   });

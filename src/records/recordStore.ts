@@ -47,6 +47,17 @@ export interface RangeData {
 export interface RecordStoreOptions {
   fetch: RangeFetcher;
   disk?: DiskCache;
+  /**
+   * Delay before a settled range is written to disk. The extension waits a little so the write
+   * (100k rows is ~100 MB of JSON to produce) does not compete with painting the same rows.
+   */
+  writeDelayMs?: number;
+  /**
+   * Rows kept in memory across all ranges; past it the oldest ranges are dropped (settled ones
+   * are still on disk). Unbounded, every 100k-row range a user opens stays on the heap and each
+   * garbage collection gets longer. Default 300,000.
+   */
+  maxRecords?: number;
   now?: () => Date;
   /** See DEFAULT_SETTLE_DAYS. */
   settleDays?: number;
@@ -67,7 +78,11 @@ interface Entry {
   warnings: RecordWarning[];
   rejected: RejectedSummary;
   fetchedAt: number;
+  /** Insertion order, for dropping the oldest ranges first. */
+  storedSeq: number;
 }
+
+let nextSeq = 0;
 
 interface Flight {
   start: number;
@@ -88,6 +103,8 @@ interface ScopeState {
 export class RecordStore {
   private readonly fetcher: RangeFetcher;
   private readonly disk: DiskCache | undefined;
+  private readonly writeDelayMs: number;
+  private readonly maxRecords: number;
   private readonly now: () => Date;
   private readonly settleDays: number;
   private readonly log: (line: string) => void;
@@ -98,6 +115,8 @@ export class RecordStore {
   constructor(opts: RecordStoreOptions) {
     this.fetcher = opts.fetch;
     this.disk = opts.disk;
+    this.writeDelayMs = opts.writeDelayMs ?? 0;
+    this.maxRecords = opts.maxRecords ?? 300_000;
     this.now = opts.now ?? (() => new Date());
     this.settleDays = opts.settleDays ?? DEFAULT_SETTLE_DAYS;
     this.log = opts.log ?? (() => undefined);
@@ -140,6 +159,29 @@ export class RecordStore {
     await this.disk?.clear(accountId, organizationId).catch((err: unknown) => this.log(`disk cache clear failed: ${String(err)}`));
   }
 
+  /** Inserts an entry, then drops the oldest entries (never this one) while over maxRecords. */
+  private keep(state: ScopeState, entry: Entry): void {
+    insert(state, entry);
+    const all: { state: ScopeState; entry: Entry; seq: number }[] = [];
+    let total = 0;
+    for (const orgs of this.accounts.values()) {
+      for (const st of orgs.values()) {
+        for (const e of st.entries) {
+          all.push({ state: st, entry: e, seq: e.storedSeq });
+          total += e.records.length;
+        }
+      }
+    }
+    all.sort((a, b) => a.seq - b.seq);
+    for (const victim of all) {
+      if (total <= this.maxRecords) break;
+      if (victim.entry === entry) continue;
+      victim.state.entries = victim.state.entries.filter((x) => x !== victim.entry);
+      total -= victim.entry.records.length;
+      this.log(`memory cache: dropped a range of ${victim.entry.records.length} rows (over ${this.maxRecords})`);
+    }
+  }
+
   /** Resolves when the disk writes started so far have finished (they never reject). */
   async flush(): Promise<void> {
     await Promise.all([...this.writes]);
@@ -175,14 +217,14 @@ export class RecordStore {
         });
         if (stored) {
           const entry = makeEntry(stored.start, stored.end, stored.result, stored.fetchedAt);
-          if (this.isCurrent(scope, state)) insert(state, entry);
+          if (this.isCurrent(scope, state)) this.keep(state, entry);
           return { entry, source: 'disk' };
         }
       }
       const result = await this.fetcher(scope, new Date(s), new Date(e), controller.signal);
       const entry = makeEntry(s, e, result, this.now().getTime());
       if (this.isCurrent(scope, state)) {
-        insert(state, entry);
+        this.keep(state, entry);
         if (disk) this.write(disk, scope, entry);
       }
       return { entry, source: 'network' };
@@ -224,8 +266,9 @@ export class RecordStore {
   }
 
   private write(disk: DiskCache, scope: RecordScope, entry: Entry): void {
-    const p = disk
-      .write(scope.accountId, scope.organizationId, entry.start, entry.end, entry, entry.fetchedAt)
+    const delay = this.writeDelayMs;
+    const p = (delay > 0 ? new Promise<void>((r) => setTimeout(r, delay)) : Promise.resolve())
+      .then(() => disk.write(scope.accountId, scope.organizationId, entry.start, entry.end, entry, entry.fetchedAt))
       .catch((err: unknown) => this.log(`disk cache write failed: ${String(err)}`))
       .finally(() => this.writes.delete(p));
     this.writes.add(p);
@@ -243,7 +286,7 @@ function makeEntry(start: number, end: number, result: FetchResult, fetchedAt: n
   }
   if (!inside) records = records.filter((r) => r.dateMs >= start && r.dateMs <= end);
   if (!sorted || !inside) records = [...records].sort((a, b) => a.dateMs - b.dateMs);
-  return { start, end, records, warnings: result.warnings, rejected: result.rejected, fetchedAt };
+  return { start, end, records, warnings: result.warnings, rejected: result.rejected, fetchedAt, storedSeq: ++nextSeq };
 }
 
 /** Adds an entry, dropping the held ones inside its range that it supersedes (not newer ones). */

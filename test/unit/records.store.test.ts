@@ -129,6 +129,21 @@ describe('records: RecordStore (memory)', () => {
     store = new RecordStore({ fetch: api.fetch, now: () => now });
   });
 
+  it('drops the oldest ranges from memory past maxRecords, never the newest', async () => {
+    const logs: string[] = [];
+    const small = new RecordStore({ fetch: api.fetch, now: () => now, maxRecords: 1, log: (l) => logs.push(l) });
+    const day = (n: number) => ({ s: new Date(oct.start.getTime() + n * DAY_MS), e: new Date(oct.start.getTime() + (n + 1) * DAY_MS - 1) });
+    const a = day(0);
+    const b = day(2);
+    assert.ok((await small.get(scope, a.s, a.e)).records.length > 1);
+    await small.get(scope, b.s, b.e);
+    assert.equal(small.peek(scope, a.s, a.e), undefined, 'the older range was dropped');
+    assert.ok(small.peek(scope, b.s, b.e), 'the newest range stays, even alone over the cap');
+    assert.match(logs.join('\n'), /dropped a range/);
+    await small.get(scope, a.s, a.e);
+    assert.equal(api.calls.length, 3, 'a dropped range is fetched again when asked for');
+  });
+
   it('one fetch for a range, none for a repeat', async () => {
     const a = await store.get(scope, oct.start, oct.end);
     assert.equal(api.calls.length, 1);
