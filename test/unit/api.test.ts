@@ -97,6 +97,31 @@ describe('api client over HTTP', () => {
       }
     });
 
+    it('decodes the body as it arrives: a byte order mark is dropped, characters cut between chunks come out whole', async () => {
+      const rows = generateDay(ACME, DAY_INDEX, 1).slice(0, 5).map((r, i) => ({ ...r, reporter: `Récepteur ✉ ${i} 😀 Ωmega`, source: `源-${i}` }));
+      const bytes = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify({ status: 'success', dmarcRecords: rows }), 'utf8')]);
+      // Cut inside the BOM, inside the first emoji (4 bytes) and inside a 3-byte character.
+      const emoji = bytes.indexOf(Buffer.from('😀'));
+      const cjk = bytes.indexOf(Buffer.from('源'));
+      const cuts = [0, 2, emoji + 1, emoji + 3, cjk + 2, bytes.length].sort((a, b) => a - b);
+      const mini = await miniServer(async (_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        for (let i = 1; i < cuts.length; i++) {
+          res.write(bytes.subarray(cuts[i - 1], cuts[i]));
+          await new Promise((r) => setTimeout(r, 15)); // separate chunks on the client's side
+        }
+        res.end();
+      });
+      try {
+        const res = await fetchDmarcRecords(query({ baseUrl: mini.url }), FAST);
+        assert.deepEqual(res.records.map((r) => r.raw), JSON.parse(JSON.stringify(rows)));
+        assert.equal(res.records[0]!.reporter, 'Récepteur ✉ 0 😀 Ωmega');
+        assert.equal(res.records[4]!.source, '源-4');
+      } finally {
+        await mini.close();
+      }
+    });
+
     it('sends GET /api/public/dmarc-records with the documented query and headers', async () => {
       await fetchDmarcRecords(query(), FAST);
       const [req] = apiRequests();
