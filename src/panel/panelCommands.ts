@@ -86,25 +86,34 @@ export function registerPanelCommands(deps: PanelCommandDeps): vscode.Disposable
         void vscode.window.showErrorMessage(t('The API key of {0} is missing. Run "Update API Key".', picked.account.label));
         return;
       }
+      // The request starts now and the panel opens at once, showing that it is loading: its
+      // webview starts while the records download (that is most of the wait for a large range),
+      // and it joins this same request instead of making another. The notification is the
+      // cancellable progress; cancelling stops the request and closes the panel it opened.
+      const scope = { accountId: picked.account.id, baseUrl: picked.account.baseUrl, apiKey, organizationId: picked.org.id };
+      const controller = new AbortController();
+      const fetching = deps.store.get(scope, range.start, range.end, { signal: controller.signal });
+      fetching.catch(() => undefined); // handled below; the panel shows errors itself
+      const target = { account: picked.account, org: picked.org, start: range.start, end: range.end };
+      const opened = deps.panels.find(target) === undefined;
+      const panel = deps.panels.open(target);
       try {
         await vscode.window.withProgress(
           { location: vscode.ProgressLocation.Notification, title: t('Fetching DMARC records for {0}', picked.label), cancellable: true },
           (_progress, token) => {
-            const controller = new AbortController();
-            token.onCancellationRequested(() => controller.abort());
-            return deps.store.get(
-              { accountId: picked.account.id, baseUrl: picked.account.baseUrl, apiKey, organizationId: picked.org.id },
-              range.start, range.end, { signal: controller.signal },
-            );
+            token.onCancellationRequested(() => controller.abort(new ApiError('cancelled', t('Cancelled.'))));
+            return fetching;
           },
         );
       } catch (err) {
-        if (err instanceof ApiError && err.kind === 'cancelled') return;
+        if (err instanceof ApiError && err.kind === 'cancelled') {
+          if (opened) panel.panel.dispose();
+          return;
+        }
         const message = err instanceof ApiError ? err.message : String((err as Error)?.message ?? err);
         deps.log.warn(`fetch range for ${picked.org.id}: ${message}`);
         // The panel shows the error with Retry (and Update API Key for a 403).
       }
-      deps.panels.open({ account: picked.account, org: picked.org, start: range.start, end: range.end });
     }),
 
     vscode.commands.registerCommand(Commands.openRecords, (node?: Node) => {

@@ -12,6 +12,7 @@ import {
 } from '../shared/protocol';
 import { openExport } from '../export/openExport';
 import { Commands } from '../commands';
+import { perfMark } from '../perf';
 
 export const PANEL_VIEW_TYPE = 'dmarc.records';
 /** Rows per message. The first message is smaller so the first rows paint sooner. */
@@ -64,9 +65,13 @@ export class RecordsPanels implements vscode.Disposable {
 
   constructor(private readonly deps: PanelDeps) {}
 
+  /** The open panel for this organization + range (+ source), if any. */
+  find(target: PanelTarget): RecordsPanel | undefined {
+    return this.panels.get(identityKey(identityOf(target)));
+  }
+
   open(target: PanelTarget): RecordsPanel {
-    const identity = identityOf(target);
-    const existing = this.panels.get(identityKey(identity));
+    const existing = this.find(target);
     if (existing) {
       existing.reveal();
       return existing;
@@ -141,6 +146,8 @@ export class RecordsPanel implements vscode.Disposable {
   private records: DmarcRecord[] = [];
   private readonly disposables: vscode.Disposable[] = [];
   private loadSeq = 0;
+  /** Aborts this panel's wait for its records (a new load, or the panel closed). */
+  private loadAbort: AbortController | undefined;
   private disposed = false;
   /** Count of selected rows, as the webview last reported it. */
   selectionCount = 0;
@@ -151,6 +158,7 @@ export class RecordsPanel implements vscode.Disposable {
     private readonly deps: PanelDeps,
     private readonly savedView: ViewState | undefined,
   ) {
+    perfMark('panelCreated');
     panel.iconPath = vscode.Uri.joinPath(deps.extensionUri, 'media', 'dmarc.svg');
     panel.webview.html = this.html();
     this.disposables.push(panel.webview.onDidReceiveMessage((m) => void this.handleMessage(m)));
@@ -198,6 +206,7 @@ export class RecordsPanel implements vscode.Disposable {
   private async dispatch(m: WebviewMessage): Promise<void> {
     switch (m.type) {
       case 'ready':
+        perfMark('panelReady');
         void this.post({
           type: 'init',
           title: this.panel.title,
@@ -249,6 +258,8 @@ export class RecordsPanel implements vscode.Disposable {
   /** Fetches (or reads from the cache) and streams the rows to the webview in chunks. */
   async load(refresh: boolean): Promise<void> {
     const seq = ++this.loadSeq;
+    this.loadAbort?.abort();
+    const abort = (this.loadAbort = new AbortController());
     const { account, org, start, end, source } = this.target;
     void this.post({ type: 'loading', message: t('Fetching records for {0}…', rangeLabel(start, end)) });
     const apiKey = await this.deps.accounts.getKey(account.id);
@@ -260,7 +271,8 @@ export class RecordsPanel implements vscode.Disposable {
     const notices: string[] = [];
     try {
       const data = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: t('DMARC: fetching records') }, () =>
-        this.deps.store.get({ accountId: account.id, baseUrl: account.baseUrl, apiKey, organizationId: org.id }, start, end, { refresh }),
+        // With a signal: when this panel closes, a request nobody else waits for is stopped.
+        this.deps.store.get({ accountId: account.id, baseUrl: account.baseUrl, apiKey, organizationId: org.id }, start, end, { refresh, signal: abort.signal }),
       );
       records = source !== undefined ? data.records.filter((r) => r.source === source) : data.records;
       if (data.rejected.count) notices.push(t('{0} malformed row(s) in the response were left out. First: {1}', data.rejected.count, data.rejected.samples.map((s) => `#${s.index} ${s.reason}`).join('; ')));
@@ -274,6 +286,7 @@ export class RecordsPanel implements vscode.Disposable {
       return;
     }
     if (seq !== this.loadSeq) return;
+    perfMark('panelGotRecords', { rows: records.length });
     this.records = records;
     if (notices.length) void this.post({ type: 'notices', notices });
     await this.sendRows(seq);
@@ -294,10 +307,12 @@ export class RecordsPanel implements vscode.Disposable {
       for (let i = 0; i < count; i++) tuples[i] = toTuple(this.records[offset + i]);
       const data = encoder.encode(JSON.stringify(tuples));
       await this.post({ type: 'rows', offset, count, total, data, last: offset + count === total });
+      if (offset === 0) perfMark('firstChunkPosted');
       offset += count;
       // Yield between chunks so the extension host never holds the event loop for long.
       await new Promise((r) => setImmediate(r));
     }
+    perfMark('rowsSent', { rows: total });
   }
 
   private html(): string {
@@ -334,6 +349,7 @@ export class RecordsPanel implements vscode.Disposable {
   dispose(): void {
     this.disposed = true;
     this.loadSeq++;
+    this.loadAbort?.abort();
     for (const d of this.disposables) d.dispose();
   }
 }

@@ -67,6 +67,46 @@ describe('records panel (extension host, local API server)', () => {
     assert.equal(server.requests.filter((r) => r.path === '/api/public/dmarc-records').length, 1, 'one request: the panel reuses the fetched range');
   });
 
+  it('the panel opens while the records download, shows that it is loading, and waits for the same request', async () => {
+    server.resetRequests();
+    server.setFaults({ latencyMs: 3000 });
+    try {
+      const running = runScripted(api, Commands.fetchRange, ['Panel Org', 'Last 30 days']);
+      const early = await until(() => api.panels.all.find((p) => p !== panel), 'the panel to open during the fetch', 2500);
+      assert.equal(early.rows.length, 0, 'no rows yet: the request is still waiting for its answer');
+      await running;
+      await until(() => early.rows.length > 0 || undefined, 'rows sent to the webview');
+      assert.equal(server.requests.filter((r) => r.path === '/api/public/dmarc-records').length, 1, 'the command and the panel shared one request');
+      early.panel.dispose();
+    } finally {
+      server.setFaults({});
+    }
+  });
+
+  it('closing a panel whose records are still downloading stops the request', async () => {
+    server.resetRequests();
+    server.setFaults({ bodyStallMs: 3000 });
+    try {
+      const account = api.accounts.list()[0];
+      const org = account.organizations[0];
+      const start = new Date('2026-09-01T00:00:00.000Z');
+      const end = new Date('2026-09-03T23:59:59.999Z');
+      const opened = api.panels.open({ account, org, start, end });
+      await until(() => server.requests.find((r) => r.path === '/api/public/dmarc-records'), 'the panel to request its rows');
+      opened.panel.dispose();
+      // Nobody waits for the range any more: the store gives it up, so asking again starts anew
+      // instead of joining the stalled request.
+      server.setFaults({});
+      const t0 = Date.now();
+      const data = await api.store.get({ accountId: account.id, baseUrl: account.baseUrl, apiKey: KEY, organizationId: org.id }, start, end);
+      assert.ok(Date.now() - t0 < 2500, 'answered by a new request, not the stalled one');
+      assert.ok(data.records.length > 0);
+      assert.equal(server.requests.filter((r) => r.path === '/api/public/dmarc-records').length, 2);
+    } finally {
+      server.setFaults({});
+    }
+  });
+
   it('opening the same organization and range again reveals the same panel', async () => {
     await runScripted(api, Commands.fetchRange, ['Panel Org', 'Last 7 days']);
     assert.equal(api.panels.all.length, 1);

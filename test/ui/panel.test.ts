@@ -181,4 +181,27 @@ describe('records panel in the browser', () => {
     await wb.screenshot('panel-dark');
     assert.ok((await brightness(f)) < 100, 'dark background');
   });
+  it('Cancel on the progress notification stops the fetch and closes the panel it opened', async () => {
+    const tabs = wb.page.locator('.tab', { hasText: 'Panel Org ·' });
+    const before = await tabs.count();
+    server.setFaults({ latencyMs: 15_000 });
+    try {
+      server.resetRequests();
+      await runCommand(wb.page, 'DMARC: Fetch Records for Date Range…');
+      await choose(wb.page, 'Panel Org');
+      await choose(wb.page, 'Last 90 days');
+      // The panel is open (loading) while the notification shows the fetch.
+      await wb.page.waitForFunction((n) => document.querySelectorAll('.tab').length > 0 && [...document.querySelectorAll('.tab')].filter((t) => t.textContent?.includes('Panel Org ·')).length > n, before, { timeout: 30_000 });
+      const toast = wb.page.locator('.notification-toast', { hasText: 'Fetching DMARC records for Panel Org' });
+      await toast.waitFor({ state: 'visible', timeout: 30_000 });
+      await toast.getByRole('button', { name: 'Cancel' }).click();
+      await wb.page.waitForFunction((n) => [...document.querySelectorAll('.tab')].filter((t) => t.textContent?.includes('Panel Org ·')).length === n, before, { timeout: 30_000 });
+      await toast.waitFor({ state: 'hidden', timeout: 30_000 });
+      assert.equal(server.requests.filter((r) => r.path === '/api/public/dmarc-records').length, 1, 'one request, given up');
+      await wb.page.waitForTimeout(500);
+      assert.equal(await wb.page.locator('.notification-toast', { hasText: /error|could not/i }).count(), 0, 'a cancel is not an error');
+    } finally {
+      server.setFaults({});
+    }
+  });
 });
