@@ -41,12 +41,12 @@ export function activate(context: vscode.ExtensionContext): DmarcExplorerApi | u
   const version = String(context.extension.packageJSON.version);
   log.info(`DMARC Explorer ${version} activated`);
 
-  const perf = startPerfTrace(process.env.DMARC_PERF_FILE);
+  const perf = startPerfTrace(process.env.DMARC_PERF_FILE, process.env.DMARC_PERF_CPUPROFILE);
   if (perf) context.subscriptions.push(perf);
   const accounts = new AccountStore(context.globalState, context.secrets);
   const store = new RecordStore({
-    fetch: (scope, start, end, signal) =>
-      fetchDmarcRecords(
+    fetch: async (scope, start, end, signal) => {
+      const result = await fetchDmarcRecords(
         { baseUrl: scope.baseUrl, apiKey: scope.apiKey, organizationId: scope.organizationId, startDate: start, endDate: end },
         {
           signal,
@@ -54,7 +54,10 @@ export function activate(context: vscode.ExtensionContext): DmarcExplorerApi | u
           log: (l) => log.debug(l),
           onResponse: perf && ((i) => perf.mark('response', { bytes: i.bytes, ms: i.ms })),
         },
-      ),
+      );
+      perf?.mark('parsed', { rows: result.records.length });
+      return result;
+    },
     writeDelayMs: 3000,
     disk: new DiskCache(vscode.Uri.joinPath(context.globalStorageUri, 'records').fsPath, { log: (l) => log.debug(l) }),
     log: (l) => log.debug(l),

@@ -27,6 +27,9 @@ interface Perf {
   firstPaintMs: number | null;
   /** Wall-clock (Date.now) times, comparable with the extension host's trace. */
   firstPaintAt: number | null;
+  /** When this script started, and when the first chunk of rows arrived. */
+  scriptAt: number;
+  firstChunkAt: number | null;
   loadedAt: number | null;
   lastSortMs: number | null;
   lastFilterMs: number | null;
@@ -38,7 +41,7 @@ declare global {
   }
 }
 
-const perf: Perf = { rows: 0, firstPaintMs: null, firstPaintAt: null, loadedAt: null, lastSortMs: null, lastFilterMs: null };
+const perf: Perf = { rows: 0, firstPaintMs: null, firstPaintAt: null, scriptAt: Date.now(), firstChunkAt: null, loadedAt: null, lastSortMs: null, lastFilterMs: null };
 window.__dmarcPerf = perf;
 
 /** While rows stream in, the view is recomputed at most this often. */
@@ -387,6 +390,7 @@ class App {
       this.detailCache.clear();
       this.detail.showPlaceholder();
       this.firstRowsAt = t0;
+      perf.firstChunkAt = Date.now();
       perf.firstPaintMs = null;
       perf.firstPaintAt = null;
       perf.loadedAt = null;

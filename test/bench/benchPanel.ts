@@ -9,7 +9,8 @@
  *   DOM rows      row elements in the DOM at several scroll positions (bar 200)
  *   host blocked  longest extension-host event-loop block while loading and using the panel (bar 200 ms)
  *
- * Options (env): BENCH_ROWS (default 100000), BENCH_RUNS (default 5).
+ * Options (env): BENCH_ROWS (default 100000), BENCH_RUNS (default 5); BENCH_PHASES=1 prints when
+ * each step of a run happened; BENCH_CPUPROFILE=<dir> writes CPU profiles of the extension host.
  */
 import { spawn } from 'node:child_process';
 import { readFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -59,7 +60,7 @@ async function main(): Promise<void> {
   const server = await startServer(rowsPerDay);
   const tmp = mkdtempSync(join(tmpdir(), 'dmarc-bench-'));
   const perfFile = join(tmp, 'perf.jsonl');
-  const host = await launch.startHost({ env: { DMARC_PERF_FILE: perfFile } });
+  const host = await launch.startHost({ env: { DMARC_PERF_FILE: perfFile, ...(process.env.BENCH_CPUPROFILE ? { DMARC_PERF_CPUPROFILE: process.env.BENCH_CPUPROFILE } : {}) } });
   const { browser, page } = await launch.launchBrowser({ colorScheme: 'dark' });
   const results = { firstPaint: [] as number[], sort: [] as number[], filter: [] as number[], domRows: [] as number[], hostBlocked: [] as number[], rows: 0 };
   try {
@@ -89,6 +90,16 @@ async function main(): Promise<void> {
       const response = readPerf(perfFile).filter((e) => e.event === 'response' && e.at >= since && (e.bytes ?? 0) > 1_000_000).pop();
       if (!response) throw new Error('no response mark in the performance trace');
       results.firstPaint.push(perf.firstPaintAt - response.at);
+      if (process.env.BENCH_PHASES) {
+        const marks = readPerf(perfFile).filter((e) => e.event !== 'loop' && e.event !== 'gc' && e.at >= since);
+        const steps = [...marks.map((e) => [e.event, e.at] as const), ['webviewScript', perf.scriptAt] as const, ['webviewFirstChunk', perf.firstChunkAt] as const, ['webviewFirstPaint', perf.firstPaintAt] as const]
+          .sort((a, b) => a[1] - b[1]);
+        console.log(steps.map(([name, at]) => `  ${String(at - response.at).padStart(6)} ms  ${name}`).join('\n'));
+        const loops = readPerf(perfFile).filter((e) => e.event === 'loop' && e.at >= since && (e.maxMs ?? 0) > 50);
+        console.log(`  loop blocks > 50 ms: ${loops.map((e) => `${e.maxMs}@${e.at - response.at}`).join(' ')}`);
+        const gcs = readPerf(perfFile).filter((e) => e.event === 'gc' && e.at >= since) as unknown as { at: number; ms: number; kind: number }[];
+        console.log(`  gc pauses > 20 ms (ms@at kind): ${gcs.map((e) => `${e.ms}@${e.at - response.at}k${e.kind}`).join(' ')}`);
+      }
 
       // Sort: click the header, wait two animation frames (the new rows are painted).
       for (const column of ['emails', 'source', 'date']) {
