@@ -1,9 +1,10 @@
 /**
  * DOM building blocks. Everything on screen is made with createElement and textContent: record
- * fields come from strangers, so no string is ever parsed as HTML.
+ * fields come from strangers, so no string is ever parsed as HTML, and bidirectional control
+ * characters in them are shown as escapes (revealBidi).
  */
 import type { ColumnId, FacetId } from '../../src/shared/columns';
-import { toneIcon, toneOf, valueLabel } from './format';
+import { revealBidi, toneIcon, toneOf, valueLabel } from './format';
 
 export interface Props {
   class?: string;
@@ -15,8 +16,8 @@ export interface Props {
 export function el<K extends keyof HTMLElementTagNameMap>(tag: K, props: Props = {}, children: (Node | string)[] = []): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
   if (props.class) node.className = props.class;
-  if (props.text !== undefined) node.textContent = props.text;
-  if (props.title !== undefined) node.title = props.title;
+  if (props.text !== undefined) node.textContent = revealBidi(props.text);
+  if (props.title !== undefined) node.title = revealBidi(props.title);
   if (props.attrs) {
     for (const [k, v] of Object.entries(props.attrs)) if (v !== undefined && v !== false) node.setAttribute(k, v === true ? '' : String(v));
   }

@@ -8,7 +8,7 @@
  */
 import type { ColumnId } from '../../src/shared/columns';
 import { badge, el, icon, primaryModifier, toneText } from './dom';
-import { BADGE_COLUMNS, COLUMN_LABELS, COLUMN_WIDTHS, formatCount } from './format';
+import { BADGE_COLUMNS, COLUMN_LABELS, COLUMN_WIDTHS, formatCount, revealBidi } from './format';
 import type { RowStore, SortSpec } from './model';
 import type { Modifiers } from './selection';
 
@@ -388,7 +388,7 @@ export class VirtualTable {
     const store = this.host.store;
     this.columns.forEach((c, j) => {
       const cell = row.cells[j]!;
-      const text = store.cell(index, c);
+      const text = revealBidi(store.cell(index, c));
       if (BADGE_COLUMNS.has(c)) {
         cell.replaceChildren(badge(c, text));
         cell.title = text;

@@ -163,6 +163,9 @@ describe('records panel in the browser', () => {
       assert.ok(HOSTILE_STRINGS.includes(payload));
       assert.ok(texts.some((t) => t.includes(payload)), `${payload} shown as text`);
     }
+    // A right-to-left override cannot make a value read as another: it shows as its escape.
+    assert.ok(texts.some((t) => t.includes('\\u202egnp.exe')), 'U+202E shown as \\u202e');
+    assert.ok(!texts.some((t) => t.includes('\u202e')), 'no bidi override reaches the screen');
     // VS Code injects its own script into every webview document; ours has none inline.
     assert.equal(await f.locator('#root img, #root svg, #root script, #root iframe, #root object, [onerror], [onload]').count(), 0, 'no element was created from report data');
     await f.locator('.row:visible').first().click();

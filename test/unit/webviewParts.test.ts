@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { tokenizeJson } from '../../media/webview/jsonTokens';
 import { emptyViewState, readSavedState, sameIdentity, sanitizeViewState } from '../../media/webview/viewState';
-import { dkimText, toneOf, valueLabel } from '../../media/webview/format';
+import { dkimText, revealBidi, toneOf, valueLabel } from '../../media/webview/format';
 import { MAX_SPACER, ROW_HEIGHT, scrollGeometry } from '../../media/webview/table';
 import { viewStateSchema } from '../../src/shared/protocol';
 
@@ -83,6 +83,17 @@ describe('webview formatting', () => {
     assert.equal(toneOf('category', 'partially-authorized'), 'warn');
     assert.equal(toneOf('dmarc', 'quarantine'), 'warn');
     assert.equal(toneOf('dmarc', 'something-new'), 'neutral');
+  });
+});
+
+describe('webview bidi controls', () => {
+  it('shows bidirectional control characters as escapes, and leaves other text alone', () => {
+    assert.equal(revealBidi('\u202egnp.exe'), '\\u202egnp.exe');
+    assert.equal(revealBidi('a\u2066b\u2069c\u200f'), 'a\\u2066b\\u2069c\\u200f');
+    assert.equal(revealBidi('mail.example.com'), 'mail.example.com');
+    assert.equal(revealBidi('שלום مرحبا Grüße 😀'), 'שלום مرحبا Grüße 😀', 'right-to-left text itself is not touched');
+    // In JSON the escape means the same character: the detail pane's text still parses to the row.
+    assert.equal(JSON.parse(revealBidi(JSON.stringify({ s: 'x\u202ey' }))).s, 'x\u202ey');
   });
 });
 
