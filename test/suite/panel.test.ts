@@ -89,8 +89,10 @@ describe('records panel (extension host, local API server)', () => {
     try {
       const account = api.accounts.list()[0];
       const org = account.organizations[0];
-      const start = new Date('2026-09-01T00:00:00.000Z');
-      const end = new Date('2026-09-03T23:59:59.999Z');
+      // Three whole UTC days, 40 days back: inside the server's history, and no other test's range.
+      const day0 = Math.floor(Date.now() / 86_400_000) - 40;
+      const start = new Date(day0 * 86_400_000);
+      const end = new Date((day0 + 3) * 86_400_000 - 1);
       const opened = api.panels.open({ account, org, start, end });
       await until(() => server.requests.find((r) => r.path === '/api/public/dmarc-records'), 'the panel to request its rows');
       opened.panel.dispose();

@@ -194,7 +194,7 @@ describe('records panel in the browser', () => {
       await choose(wb.page, 'Panel Org');
       await choose(wb.page, 'Last 90 days');
       // The panel is open (loading) while the notification shows the fetch.
-      await wb.page.waitForFunction((n) => document.querySelectorAll('.tab').length > 0 && [...document.querySelectorAll('.tab')].filter((t) => t.textContent?.includes('Panel Org ·')).length > n, before, { timeout: 30_000 });
+      await wb.page.waitForFunction((n) => [...document.querySelectorAll('.tab')].filter((t) => t.textContent?.includes('Panel Org ·')).length > n, before, { timeout: 30_000 });
       const toast = wb.page.locator('.notification-toast', { hasText: 'Fetching DMARC records for Panel Org' });
       await toast.waitFor({ state: 'visible', timeout: 30_000 });
       await toast.getByRole('button', { name: 'Cancel' }).click();
