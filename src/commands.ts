@@ -13,6 +13,7 @@ export const Commands = {
   refreshItem: 'dmarc.refreshItem',
   retry: 'dmarc.retry',
   openRecords: 'dmarc.openRecords',
+  copyIpAddress: 'dmarc.copyIpAddress',
   fetchRange: 'dmarc.fetchRange',
   exportSelectedJson: 'dmarc.exportSelectedJson',
   exportSelectedCsv: 'dmarc.exportSelectedCsv',

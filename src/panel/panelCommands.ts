@@ -117,15 +117,17 @@ export function registerPanelCommands(deps: PanelCommandDeps): vscode.Disposable
     }),
 
     vscode.commands.registerCommand(Commands.openRecords, (node?: Node) => {
-      if (!node || (node.kind !== 'bucket' && node.kind !== 'source')) {
+      if (!node || (node.kind !== 'bucket' && node.kind !== 'source' && node.kind !== 'ip')) {
         return vscode.commands.executeCommand(Commands.fetchRange);
       }
       const account = deps.accounts.get(node.account.id);
       const org = account?.organizations.find((o) => o.id === node.org.id);
       if (!account || !org) return undefined;
+      // An IP opens its source's records searched for the IP address.
       deps.panels.open({
         account, org, start: node.bucket.start, end: node.bucket.end,
-        ...(node.kind === 'source' ? { source: node.source.source } : {}),
+        ...(node.kind !== 'bucket' ? { source: node.source.source } : {}),
+        ...(node.kind === 'ip' ? { initialSearch: node.ip.ipAddress } : {}),
       });
       return undefined;
     }),

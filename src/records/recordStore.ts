@@ -17,6 +17,8 @@
  * - Storing a range drops the held entries inside it that are not newer (a month read from disk
  *   does not displace a day refreshed this session). A failed request changes nothing, so a
  *   failed refresh leaves the old data in place.
+ * - `get` and `peek` give each caller a fresh array; `peekRecords` gives a shared one that keeps
+ *   its identity while the held data is unchanged, so views can memoise summaries per range.
  * - Settled ranges (see `isClosed`) are read from the DiskCache before the network and written
  *   to it after a network fetch; open ones (today, Last N days, the current month) stay in
  *   memory only.
@@ -98,6 +100,11 @@ interface Flight {
 interface ScopeState {
   entries: Entry[];
   flights: Flight[];
+  /**
+   * The shared arrays `peekRecords` gave out, per `start/end`. Emptied whenever `entries`
+   * changes, so an array handed out stands for the same held data for as long as it is returned.
+   */
+  views: Map<string, readonly DmarcRecord[]>;
 }
 
 export class RecordStore {
@@ -147,6 +154,29 @@ export class RecordStore {
   }
 
   /**
+   * The rows memory holds for the range, like `peek` but without copying them: a shared array,
+   * the same object on every call for as long as the held data of this organization does not
+   * change (a fetch, a refresh or a drop gives new arrays). Callers may therefore memoise what
+   * they compute from it by identity (a WeakMap), and must not modify it. Undefined when memory
+   * does not cover the range. Never fetches.
+   */
+  peekRecords(scope: Pick<RecordScope, 'accountId' | 'organizationId'>, start: Date, end: Date): readonly DmarcRecord[] | undefined {
+    const state = this.state(scope.accountId, scope.organizationId, false);
+    const s = start.getTime();
+    const e = end.getTime();
+    if (!state || !(s <= e)) return undefined;
+    const k = `${s}/${e}`;
+    let records = state.views.get(k);
+    if (!records) {
+      const best = covering(state, s, e);
+      records = best ? (s <= best.start && e >= best.end ? best.records : slice(best, s, e)) : fromMemory(state, s, e)?.records;
+      if (!records) return undefined;
+      state.views.set(k, records);
+    }
+    return records;
+  }
+
+  /**
    * Forgets an account (or one of its organizations): memory, in-flight results (still given
    * to their waiters but not kept), and disk files. For a removed account or a changed key.
    * Never rejects (a disk failure is logged).
@@ -177,6 +207,7 @@ export class RecordStore {
       if (total <= this.maxRecords) break;
       if (victim.entry === entry) continue;
       victim.state.entries = victim.state.entries.filter((x) => x !== victim.entry);
+      victim.state.views.clear();
       total -= victim.entry.records.length;
       this.log(`memory cache: dropped a range of ${victim.entry.records.length} rows (over ${this.maxRecords})`);
     }
@@ -196,7 +227,7 @@ export class RecordStore {
     }
     let st = orgs.get(organizationId);
     if (!st && create) {
-      st = { entries: [], flights: [] };
+      st = { entries: [], flights: [], views: new Map() };
       orgs.set(organizationId, st);
     }
     return st;
@@ -293,6 +324,7 @@ function makeEntry(start: number, end: number, result: FetchResult, fetchedAt: n
 function insert(state: ScopeState, entry: Entry): void {
   state.entries = state.entries.filter((x) => !(x.start >= entry.start && x.end <= entry.end && x.fetchedAt <= entry.fetchedAt));
   state.entries.push(entry);
+  state.views.clear();
 }
 
 /** Index of the first record with dateMs >= t (records sorted by dateMs). */
@@ -316,11 +348,17 @@ function view(entry: Entry, s: number, e: number, fromCache: RangeData['fromCach
   return { records: slice(entry, s, e), warnings: entry.warnings, rejected: entry.rejected, fetchedAt: entry.fetchedAt, fromCache };
 }
 
-function fromMemory(state: ScopeState, s: number, e: number): RangeData | undefined {
+/** The held entry covering the whole range, the most recently fetched if several. */
+function covering(state: ScopeState, s: number, e: number): Entry | undefined {
   let best: Entry | undefined;
   for (const x of state.entries) {
     if (x.start <= s && x.end >= e && (!best || x.fetchedAt > best.fetchedAt)) best = x;
   }
+  return best;
+}
+
+function fromMemory(state: ScopeState, s: number, e: number): RangeData | undefined {
+  const best = covering(state, s, e);
   if (best) return view(best, s, e, 'memory');
 
   // Consecutive entries covering the range together: from the cursor, the one reaching furthest.

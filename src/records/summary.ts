@@ -28,6 +28,9 @@ export interface IpSummary {
   ipCountryCode?: string;
   emails: number;
   rows: number;
+  passEmails: number;
+  /** passEmails / emails (email-weighted, like the source's); undefined when there are no emails. */
+  passRate: number | undefined;
 }
 
 export interface SourceSummary {
@@ -124,16 +127,18 @@ export function bySource(records: readonly DmarcRecord[]): SourceSummary[] {
     const n = r.emails;
     s.emails += n;
     s.rows++;
-    if (r.alignedSpf === 'pass' || r.alignedDkim === 'pass') s.passEmails += n;
+    const pass = r.alignedSpf === 'pass' || r.alignedDkim === 'pass';
+    if (pass) s.passEmails += n;
     s.byCategory[r.category] = (s.byCategory[r.category] ?? 0) + n;
 
     let ip = acc.ips.get(r.ipAddress);
     if (!ip) {
-      ip = { ipAddress: r.ipAddress, rdns: [], emails: 0, rows: 0 };
+      ip = { ipAddress: r.ipAddress, rdns: [], emails: 0, rows: 0, passEmails: 0, passRate: undefined };
       acc.ips.set(r.ipAddress, ip);
     }
     ip.emails += n;
     ip.rows++;
+    if (pass) ip.passEmails += n;
     if (ip.ipCountryCode === undefined && r.ipCountryCode !== undefined) ip.ipCountryCode = r.ipCountryCode;
     const names = ip.rdns;
     for (let k = 0; k < r.rdns.length; k++) {
@@ -157,6 +162,7 @@ export function bySource(records: readonly DmarcRecord[]): SourceSummary[] {
   const out: SourceSummary[] = [];
   for (const { out: s, ips } of sources.values()) {
     s.passRate = rate(s.passEmails, s.emails);
+    for (const ip of ips.values()) ip.passRate = rate(ip.passEmails, ip.emails);
     s.ips = Array.from(ips.values()).sort((a, b) => b.emails - a.emails || cmp(a.ipAddress, b.ipAddress));
     out.push(s);
   }

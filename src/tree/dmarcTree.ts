@@ -4,7 +4,9 @@ import { organizationLabel } from '../accounts/accountStore';
 import { ApiError } from '../api';
 import { buildBuckets, type Bucket } from '../records/buckets';
 import type { RangeData, RecordScope, RecordStore } from '../records/recordStore';
-import { bySource, health, summarize } from '../records/summary';
+import { bySource, health, summarize, type SourceSummary, type Summary } from '../records/summary';
+import { SummaryText } from '../records/summaryText';
+import type { DmarcRecord } from '../api/types';
 import { Commands } from '../commands';
 import type { Node, NodeOf } from './nodes';
 
@@ -19,14 +21,18 @@ export interface TreeSettings {
 /**
  * Maps accounts → organizations → date buckets → (summary, sources → IPs) to tree items. The
  * record store does the fetching and caching; expanding a bucket is the only thing that fetches.
+ * A day or week whose rows memory already holds (its month was fetched) shows its pass rate and
+ * emails without a request. Summaries are memoised per held range: the store's `peekRecords`
+ * array keeps its identity until that data changes, so re-renders do not recompute them.
  */
 export class DmarcTreeProvider implements vscode.TreeDataProvider<Node>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<Node | undefined | void>();
   readonly onDidChangeTreeData = this.changed.event;
   /** Range keys whose next expansion re-fetches (Refresh, Retry). */
   private readonly pendingRefresh = new Set<string>();
-  private readonly numberFormat = new Intl.NumberFormat(vscode.env.language || 'en');
-  private readonly percentFormat = new Intl.NumberFormat(vscode.env.language || 'en', { style: 'percent', maximumFractionDigits: 1 });
+  private readonly text = new SummaryText(vscode.env.language || 'en', t);
+  /** Summaries by records array (see `recordsOf`): computed once per held range. */
+  private readonly memo = new WeakMap<readonly DmarcRecord[], { summary?: Summary; sources?: SourceSummary[] }>();
 
   constructor(
     private readonly accounts: AccountStore,
@@ -40,6 +46,12 @@ export class DmarcTreeProvider implements vscode.TreeDataProvider<Node>, vscode.
   refresh(opts: { refetch?: boolean } = {}): void {
     if (opts.refetch) this.pendingRefresh.add('*');
     this.changed.fire();
+  }
+
+  /** Copy IP Address on an IP item. */
+  async copyIpAddress(node: NodeOf<'ip'>): Promise<void> {
+    await vscode.env.clipboard.writeText(node.ip.ipAddress);
+    void vscode.window.setStatusBarMessage(t('Copied IP address {0}', node.ip.ipAddress), 3000);
   }
 
   /** Re-fetches one bucket (Refresh on an item, Retry on an error) and re-renders. */
@@ -70,7 +82,7 @@ export class DmarcTreeProvider implements vscode.TreeDataProvider<Node>, vscode.
       case 'group':
         return node.children.map((bucket) => ({ kind: 'bucket', account: node.account, org: node.org, bucket }));
       case 'source':
-        return node.source.ips.map((ip) => ({ kind: 'ip', source: node.source, ip }));
+        return node.source.ips.map((ip) => ({ kind: 'ip', account: node.account, org: node.org, bucket: node.bucket, source: node.source, ip }));
       default:
         return [];
     }
@@ -95,6 +107,7 @@ export class DmarcTreeProvider implements vscode.TreeDataProvider<Node>, vscode.
       return [{ kind: 'error', account, org, bucket, forbidden: true, message: t('The API key of {0} is missing.', account.label) }];
     }
     const previous = this.store.peek(scope, bucket.start, bucket.end);
+    const previousRecords = previous && this.recordsOf(scope, bucket, previous);
     let data: RangeData;
     try {
       data = await vscode.window.withProgress({ location: { viewId: VIEW_ID } }, () =>
@@ -105,13 +118,39 @@ export class DmarcTreeProvider implements vscode.TreeDataProvider<Node>, vscode.
       this.log.warn(`${organizationLabel(org)} · ${bucket.label}: ${e.kind}: ${e.message}`);
       if (previous) {
         void vscode.window.showWarningMessage(t('Refresh of {0} failed: {1}. Showing the data fetched before.', bucket.label, e.message));
-        return [{ kind: 'message', label: t('Refresh failed: {0}', e.message), detail: t('Showing data fetched at {0}', new Date(previous.fetchedAt).toLocaleTimeString()), icon: 'warning' }, ...this.dataChildren(node, previous)];
+        return [{ kind: 'message', label: t('Refresh failed: {0}', e.message), detail: t('Showing data fetched at {0}', new Date(previous.fetchedAt).toLocaleTimeString()), icon: 'warning' }, ...this.dataChildren(node, previous, previousRecords!)];
       }
       return [{ kind: 'error', account, org, bucket, forbidden: e.kind === 'forbidden', message: e.message }];
     } finally {
       if (topLevel) this.clearGlobalRefreshWhenDone();
     }
-    return this.dataChildren(node, data);
+    return this.dataChildren(node, data, this.recordsOf(scope, bucket, data));
+  }
+
+  /**
+   * The range's rows as the store's shared array (stable while the held data is unchanged, so
+   * the memo below works); the fetched copy when memory does not keep them (dropped meanwhile).
+   */
+  private recordsOf(scope: Pick<RecordScope, 'accountId' | 'organizationId'>, bucket: Bucket, data: RangeData): readonly DmarcRecord[] {
+    return this.store.peekRecords(scope, bucket.start, bucket.end) ?? data.records;
+  }
+
+  private summaryOf(records: readonly DmarcRecord[]): Summary {
+    let m = this.memo.get(records);
+    if (!m) this.memo.set(records, (m = {}));
+    return (m.summary ??= summarize(records));
+  }
+
+  private sourcesOf(records: readonly DmarcRecord[]): SourceSummary[] {
+    let m = this.memo.get(records);
+    if (!m) this.memo.set(records, (m = {}));
+    return (m.sources ??= bySource(records));
+  }
+
+  /** A day's or week's summary when memory holds its rows (never fetches); undefined otherwise. */
+  private heldSummary(node: NodeOf<'bucket'>): Summary | undefined {
+    const records = this.store.peekRecords({ accountId: node.account.id, organizationId: node.org.id }, node.bucket.start, node.bucket.end);
+    return records && this.summaryOf(records);
   }
 
   /** The toolbar's Refresh applies to the buckets shown right after it, then lapses. */
@@ -120,9 +159,9 @@ export class DmarcTreeProvider implements vscode.TreeDataProvider<Node>, vscode.
     setTimeout(() => this.pendingRefresh.delete('*'), 1000);
   }
 
-  private dataChildren(node: NodeOf<'bucket'>, data: RangeData): Node[] {
+  private dataChildren(node: NodeOf<'bucket'>, data: RangeData, records: readonly DmarcRecord[]): Node[] {
     const { account, org, bucket } = node;
-    const out: Node[] = [{ kind: 'summary', bucket, summary: summarize(data.records) }];
+    const out: Node[] = [{ kind: 'summary', bucket, summary: this.summaryOf(records) }];
     if (data.rejected.count > 0) {
       out.push({
         kind: 'message',
@@ -137,10 +176,10 @@ export class DmarcTreeProvider implements vscode.TreeDataProvider<Node>, vscode.
     if (bucket.children?.length) {
       out.push({ kind: 'group', account, org, bucket, label: bucket.children[0].kind === 'week' ? t('Weeks') : t('Days'), children: bucket.children });
     }
-    if (data.records.length === 0) {
+    if (records.length === 0) {
       out.push({ kind: 'message', label: t('No reports in this range'), icon: 'circle-slash' });
     }
-    for (const source of bySource(data.records)) out.push({ kind: 'source', account, org, bucket, source });
+    for (const source of this.sourcesOf(records)) out.push({ kind: 'source', account, org, bucket, source });
     return out;
   }
 
@@ -168,6 +207,15 @@ export class DmarcTreeProvider implements vscode.TreeDataProvider<Node>, vscode.
         const item = new vscode.TreeItem(node.bucket.label, C.Collapsed);
         item.id = `b/${node.account.id}/${node.org.id}/${node.bucket.id}`;
         item.tooltip = node.bucket.tooltip;
+        if (node.bucket.kind === 'day' || node.bucket.kind === 'week') {
+          // Listed under a fetched month: its rows are in memory, so say what they hold.
+          const s = this.heldSummary(node);
+          if (s) {
+            item.description = this.text.passAndEmails(s.passRate, s.emails);
+            const counts = this.text.emailsInRows(s.emails, s.rows);
+            item.tooltip = `${node.bucket.tooltip}\n${s.passRate === undefined ? counts : t('{0} pass · {1}', this.text.percent(s.passRate), counts)}`;
+          }
+        }
         item.iconPath = new vscode.ThemeIcon(node.bucket.kind === 'month' ? 'calendar' : 'history');
         item.contextValue = `bucket.${node.bucket.kind}`;
         return item;
@@ -181,8 +229,8 @@ export class DmarcTreeProvider implements vscode.TreeDataProvider<Node>, vscode.
       }
       case 'summary': {
         const s = node.summary;
-        const item = new vscode.TreeItem(t('{0} emails · {1} pass', this.num(s.emails), this.pct(s.passRate)), C.None);
-        item.description = t('{0} rows', this.num(s.rows));
+        const item = new vscode.TreeItem(this.text.passAndEmails(s.passRate, s.emails), C.None);
+        item.description = this.text.rows(s.rows);
         item.iconPath = new vscode.ThemeIcon('graph', healthColor(s.passRate));
         const md = new vscode.MarkdownString();
         md.appendMarkdown(`**${t('DMARC pass rate')}** ${this.pct(s.passRate)} ${t('(email-weighted: aligned SPF or aligned DKIM passes)')}\n\n`);
@@ -197,12 +245,12 @@ export class DmarcTreeProvider implements vscode.TreeDataProvider<Node>, vscode.
         const s = node.source;
         const item = new vscode.TreeItem(s.source || t('(unknown source)'), s.ips.length ? C.Collapsed : C.None);
         item.id = `s/${node.account.id}/${node.org.id}/${node.bucket.id}/${s.source}`;
-        item.description = t('{0} emails · {1} pass', this.num(s.emails), this.pct(s.passRate));
+        item.description = this.text.passAndEmails(s.passRate, s.emails);
         item.iconPath = new vscode.ThemeIcon('circle-filled', healthColor(s.passRate));
         const md = new vscode.MarkdownString();
         md.appendMarkdown('**');
         md.appendText(s.source);
-        md.appendMarkdown(`**\n\n${t('{0} emails in {1} rows from {2} IP(s)', this.num(s.emails), this.num(s.rows), s.ips.length)}  \n`);
+        md.appendMarkdown(`**\n\n${t('{0} from {1}', this.text.emailsInRows(s.emails, s.rows), this.text.ips(s.ips.length))}  \n`);
         md.appendMarkdown(`${t('DMARC pass rate')}: ${this.pct(s.passRate)}\n\n`);
         appendTable(md, t('Category'), s.byCategory, this.num.bind(this));
         item.tooltip = md;
@@ -212,9 +260,16 @@ export class DmarcTreeProvider implements vscode.TreeDataProvider<Node>, vscode.
       case 'ip': {
         const ip = node.ip;
         const item = new vscode.TreeItem(ip.ipAddress, C.None);
-        item.description = [ip.rdns.length ? ip.rdns.join(', ') : t('no rDNS'), ip.ipCountryCode, t('{0} emails', this.num(ip.emails))].filter(Boolean).join(' · ');
-        item.tooltip = `${ip.ipAddress}\n${t('rDNS')}: ${ip.rdns.join(', ') || t('none')}\n${t('Country')}: ${ip.ipCountryCode ?? t('unknown')}\n${t('{0} emails in {1} rows', this.num(ip.emails), this.num(ip.rows))}`;
-        item.iconPath = new vscode.ThemeIcon('server');
+        item.id = `i/${node.account.id}/${node.org.id}/${node.bucket.id}/${node.source.source}/${ip.ipAddress}`;
+        item.description = [this.text.passAndEmails(ip.passRate, ip.emails), ip.rdns.length ? ip.rdns.join(', ') : t('no rDNS'), ip.ipCountryCode].filter(Boolean).join(' · ');
+        item.tooltip = [
+          ip.ipAddress,
+          `${t('DMARC pass rate')}: ${this.text.percent(ip.passRate)}`,
+          this.text.emailsInRows(ip.emails, ip.rows),
+          `${t('rDNS')}: ${ip.rdns.join(', ') || t('none')}`,
+          `${t('Country')}: ${ip.ipCountryCode ?? t('unknown')}`,
+        ].join('\n');
+        item.iconPath = new vscode.ThemeIcon('circle-filled', healthColor(ip.passRate));
         item.contextValue = 'ip';
         return item;
       }
@@ -238,11 +293,11 @@ export class DmarcTreeProvider implements vscode.TreeDataProvider<Node>, vscode.
   }
 
   private num(n: number): string {
-    return this.numberFormat.format(n);
+    return this.text.count(n);
   }
 
   private pct(rate: number | undefined): string {
-    return rate === undefined || Number.isNaN(rate) ? '–' : this.percentFormat.format(rate);
+    return this.text.percent(rate);
   }
 
   dispose(): void {

@@ -13,7 +13,7 @@ export type Node =
   | { kind: 'group'; account: Account; org: Organization; bucket: Bucket; label: string; children: Bucket[] }
   | { kind: 'summary'; bucket: Bucket; summary: Summary; note?: string }
   | { kind: 'source'; account: Account; org: Organization; bucket: Bucket; source: SourceSummary }
-  | { kind: 'ip'; source: SourceSummary; ip: SourceSummary['ips'][number] }
+  | { kind: 'ip'; account: Account; org: Organization; bucket: Bucket; source: SourceSummary; ip: SourceSummary['ips'][number] }
   | { kind: 'message'; label: string; detail?: string; icon?: string }
   | { kind: 'error'; account: Account; org: Organization; bucket: Bucket; message: string; forbidden: boolean };
 

@@ -30,10 +30,10 @@ describe('DMARC tree in the browser', () => {
     const last7 = wb.page.locator('.sidebar .monaco-list-row', { hasText: 'Last 7 days' });
     await last7.waitFor({ state: 'visible' });
     await last7.click();
-    const summary = wb.page.locator('.sidebar .monaco-list-row', { hasText: /emails · .* pass/ }).first();
+    const summary = wb.page.locator('.sidebar .monaco-list-row', { hasText: /% pass · [\d,]+ emails?/ }).first();
     await summary.waitFor({ state: 'visible', timeout: 30_000 });
     const rows = await wb.page.locator('.sidebar .monaco-list-row').allInnerTexts();
-    const sourceRows = rows.filter((r) => /emails · [\d.]+% pass/.test(r));
+    const sourceRows = rows.filter((r) => /[\d.]+% pass · [\d,]+ emails?/.test(r));
     assert.ok(sourceRows.length >= 3, `summary and sources shown: ${rows.join(' | ')}`);
     assert.equal(server.requests.filter((r) => r.query.organizationId === ORG).length, 2, 'the access check and one fetch for the bucket');
     await wb.screenshot('tree-last-7-days');

@@ -295,6 +295,29 @@ describe('records: RecordStore (memory)', () => {
     assert.equal(api.calls.length, 1);
   });
 
+  it('peekRecords gives the same array while the held data is unchanged, a new one after a refresh', async () => {
+    assert.equal(store.peekRecords(scope, oct.start, oct.end), undefined);
+    await store.get(scope, oct.start, oct.end);
+    const month = store.peekRecords(scope, oct.start, oct.end)!;
+    const day = store.peekRecords(scope, octDay(9).start, octDay(9).end)!;
+    assert.deepEqual(month, expectRecords(oct.start, oct.end));
+    assert.deepEqual(day, expectRecords(octDay(9).start, octDay(9).end));
+    assert.equal(store.peekRecords(scope, oct.start, oct.end), month, 'same object on a second call');
+    assert.equal(store.peekRecords(scope, octDay(9).start, octDay(9).end), day);
+    // Two held months together cover Last 30 days: still one stable array.
+    await store.get(scope, nov.start, nov.end);
+    const l30 = store.peekRecords(scope, last30.start, last30.end)!;
+    assert.deepEqual(l30, expectRecords(last30.start, last30.end));
+    assert.equal(store.peekRecords(scope, last30.start, last30.end), l30);
+    assert.equal(api.calls.length, 2, 'peekRecords never fetches');
+    api.version = 1;
+    await store.get(scope, oct.start, oct.end, { refresh: true });
+    const refreshed = store.peekRecords(scope, octDay(9).start, octDay(9).end)!;
+    assert.notEqual(refreshed, day);
+    assert.deepEqual(refreshed, expectRecords(octDay(9).start, octDay(9).end, 1));
+    assert.deepEqual(day, expectRecords(octDay(9).start, octDay(9).end), 'an array handed out is never changed');
+  });
+
   it('invalidate forgets an organization or a whole account', async () => {
     await store.get(scope, oct.start, oct.end);
     await store.get(otherOrg, oct.start, oct.end);

@@ -144,12 +144,16 @@ describe('records: summaries', () => {
       const ips = [...new Set(rows.map((r) => r.ipAddress))].map((ipAddress) => {
         const ipRows = rows.filter((r) => r.ipAddress === ipAddress);
         const cc = ipRows.find((r) => r.ipCountryCode !== undefined)?.ipCountryCode;
+        const ipEmails = ipRows.reduce((a, r) => a + r.emails, 0);
+        const ipPass = ipRows.filter(passes).reduce((a, r) => a + r.emails, 0);
         return {
           ipAddress,
           rdns: [...new Set(ipRows.flatMap((r) => r.rdns))],
           ...(cc !== undefined ? { ipCountryCode: cc } : {}),
-          emails: ipRows.reduce((a, r) => a + r.emails, 0),
+          emails: ipEmails,
           rows: ipRows.length,
+          passEmails: ipPass,
+          passRate: ipEmails > 0 ? ipPass / ipEmails : undefined,
         };
       }).sort((a, b) => b.emails - a.emails || (a.ipAddress < b.ipAddress ? -1 : 1));
       return { source, emails, rows: rows.length, passEmails, passRate: passEmails / emails, byCategory: naiveTally(rows, (r) => r.category), ips };

@@ -1,0 +1,56 @@
+import { strict as assert } from 'node:assert';
+import { englishText, SummaryText } from '../../src/records/summaryText';
+
+describe('records: SummaryText (tree wording)', () => {
+  const text = new SummaryText('en');
+
+  it('singular and plural forms: "1 email in 1 row", not "1 emails in 1 rows"', () => {
+    assert.equal(text.emailsInRows(1, 1), '1 email in 1 row');
+    assert.equal(text.emailsInRows(2, 1), '2 emails in 1 row');
+    assert.equal(text.emailsInRows(1234, 56), '1,234 emails in 56 rows');
+    assert.equal(text.emailsInRows(0, 0), '0 emails in 0 rows');
+    assert.equal(text.emails(1), '1 email');
+    assert.equal(text.rows(1), '1 row');
+    assert.equal(text.ips(1), '1 IP');
+    assert.equal(text.ips(3), '3 IPs');
+  });
+
+  it('puts the pass rate before the emails; no rate, no "pass"', () => {
+    assert.equal(text.passAndEmails(0.92, 1234), '92% pass · 1,234 emails');
+    assert.equal(text.passAndEmails(1, 1), '100% pass · 1 email');
+    assert.equal(text.passAndEmails(undefined, 0), '0 emails');
+    assert.equal(text.passAndEmails(Number.NaN, 0), '0 emails');
+  });
+
+  it('percentages: whole from 10%, one decimal below, 100% and 0% only when exact', () => {
+    const cases: [number | undefined, string][] = [
+      [undefined, '–'],
+      [1, '100%'],
+      [0.9999, '99.9%'],
+      [0.995, '99.5%'],
+      [0.9949, '99%'],
+      [0.92, '92%'],
+      [0.923, '92%'],
+      [0.925, '93%'],
+      [0.1, '10%'],
+      [0.0999, '10%'],
+      [0.075, '7.5%'],
+      [0.05, '5%'],
+      [0.001, '0.1%'],
+      [0.0004, '<0.1%'],
+      [0, '0%'],
+    ];
+    assert.deepEqual(cases.map(([r]) => [r, text.percent(r)]), cases);
+  });
+
+  it('goes through the translate function it is given, and formats numbers for its locale', () => {
+    const seen: string[] = [];
+    const de = new SummaryText('de', (message, ...args) => {
+      seen.push(message);
+      return englishText(message, ...args);
+    });
+    assert.equal(de.emailsInRows(1234, 1), '1.234 emails in 1 row');
+    assert.deepEqual(seen, ['{0} emails', '{0} row', '{0} in {1}']);
+    assert.equal(englishText('{0} of {1}', 'a'), 'a of {1}', 'a missing argument leaves its placeholder');
+  });
+});
