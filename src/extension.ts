@@ -63,7 +63,7 @@ export function activate(context: vscode.ExtensionContext): DmarcExplorerApi | u
     log: (l) => log.debug(l),
   });
   const tree = new DmarcTreeProvider(accounts, store, () => settings().tree, log);
-  const panels = new RecordsPanels({ extensionUri: context.extensionUri, accounts, store, log });
+  const panels = new RecordsPanels({ extensionUri: context.extensionUri, accounts, store, log, memento: context.globalState });
   const view = vscode.window.createTreeView<Node>(VIEW_ID, { treeDataProvider: tree, showCollapseAll: true });
 
   let prompter: Prompter = windowPrompter;
@@ -107,6 +107,7 @@ export function activate(context: vscode.ExtensionContext): DmarcExplorerApi | u
     vscode.commands.registerCommand(Commands.refresh, () => tree.refresh({ refetch: true })),
     vscode.commands.registerCommand(Commands.refreshItem, (node?: Node) => node && tree.refreshBucket(node)),
     vscode.commands.registerCommand(Commands.retry, (node?: Node) => node && tree.refreshBucket(node)),
+    vscode.commands.registerCommand(Commands.copyIpAddress, (node?: Node) => node?.kind === 'ip' && tree.copyIpAddress(node)),
     panels,
     vscode.window.registerWebviewPanelSerializer(PANEL_VIEW_TYPE, {
       deserializeWebviewPanel: (panel, state) => panels.restore(panel, state),

@@ -42,3 +42,39 @@ export function toCsv(records: readonly DmarcRecord[]): string {
   for (const r of records) lines.push(CSV_COLUMNS.map((c) => csvField(cell(r, c))).join(','));
   return `${lines.join('\r\n')}\r\n`;
 }
+
+/** The columns of an exported groups table, in order (rates as fractions). */
+export const GROUP_CSV_COLUMNS = [
+  'group', 'subgroup', 'rows', 'emails', 'share', 'dmarcPass', 'alignedSpf', 'alignedDkim', 'delivered', 'quarantined', 'rejected', 'first', 'last',
+] as const;
+
+export interface GroupRow {
+  group: string;
+  subgroup?: string | undefined;
+  rows: number;
+  emails: number;
+  share: number | null;
+  dmarcPass: number | null;
+  alignedSpf: number | null;
+  alignedDkim: number | null;
+  delivered: number;
+  quarantined: number;
+  rejected: number;
+  first: string;
+  last: string;
+}
+
+export function groupsToJson(title: string, rows: readonly GroupRow[]): string {
+  return `${JSON.stringify({ groupedBy: title, groups: rows }, null, 2)}\n`;
+}
+
+export function groupsToCsv(rows: readonly GroupRow[]): string {
+  const lines = [GROUP_CSV_COLUMNS.join(',')];
+  for (const r of rows) {
+    lines.push(GROUP_CSV_COLUMNS.map((c) => {
+      const v = r[c];
+      return csvField(v === null || v === undefined ? '' : String(v));
+    }).join(','));
+  }
+  return `${lines.join('\r\n')}\r\n`;
+}

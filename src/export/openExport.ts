@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { DmarcRecord } from '../api/types';
-import { toCsv, toJson } from './format';
+import { groupsToCsv, groupsToJson, toCsv, toJson, type GroupRow } from './format';
 
 let exportCount = 0;
 
@@ -11,6 +11,15 @@ let exportCount = 0;
  * the closed document's text.
  */
 export async function openExport(records: readonly DmarcRecord[], format: 'json' | 'csv', baseName = 'dmarc-records'): Promise<vscode.TextEditor> {
+  return openText(format === 'json' ? toJson(records) : toCsv(records), format, baseName);
+}
+
+/** A grouped table (the panel's Groups) in a new untitled tab. */
+export async function openGroupsExport(title: string, rows: readonly GroupRow[], format: 'json' | 'csv', baseName: string): Promise<vscode.TextEditor> {
+  return openText(format === 'json' ? groupsToJson(title, rows) : groupsToCsv(rows), format, baseName);
+}
+
+async function openText(text: string, format: 'json' | 'csv', baseName: string): Promise<vscode.TextEditor> {
   const safe = baseName.replace(/[^\w.-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'dmarc-records';
   const uri = vscode.Uri.from({ scheme: 'untitled', path: `${safe}-${++exportCount}.${format}` });
   const doc = await vscode.workspace.openTextDocument(uri);
@@ -19,7 +28,7 @@ export async function openExport(records: readonly DmarcRecord[], format: 'json'
   await editor.edit((b) => {
     // The editor keeps one line ending per document; CSV's is CRLF (RFC 4180).
     if (format === 'csv') b.setEndOfLine(vscode.EndOfLine.CRLF);
-    b.insert(new vscode.Position(0, 0), format === 'json' ? toJson(records) : toCsv(records));
+    b.insert(new vscode.Position(0, 0), text);
   });
   editor.selection = new vscode.Selection(0, 0, 0, 0);
   return editor;

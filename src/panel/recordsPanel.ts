@@ -6,11 +6,12 @@ import { ApiError } from '../api';
 import type { DmarcRecord } from '../api/types';
 import type { RecordStore } from '../records/recordStore';
 import { rangeLabel } from '../records/dateInput';
+import { dkimAlignment } from '../records/alignment';
 import {
-  panelIdentitySchema, viewStateSchema, webviewMessageSchema,
-  type HostMessage, type PanelIdentity, type RowDetail, type RowTuple, type ViewState, type WebviewMessage,
+  columnLayoutSchema, panelIdentitySchema, viewStateSchema, webviewMessageSchema,
+  type ColumnLayout, type HostMessage, type PanelIdentity, type RowDetail, type RowTuple, type ViewState, type WebviewMessage,
 } from '../shared/protocol';
-import { openExport } from '../export/openExport';
+import { openExport, openGroupsExport } from '../export/openExport';
 import { Commands } from '../commands';
 import { perfMark } from '../perf';
 
@@ -25,7 +26,11 @@ export interface PanelDeps {
   accounts: AccountStore;
   store: RecordStore;
   log: vscode.LogOutputChannel;
+  /** Where the user's column layout is kept (globalState): one layout for every panel. */
+  memento?: vscode.Memento;
 }
+
+const LAYOUT_KEY = 'dmarc.panel.columnLayout';
 
 export interface PanelTarget {
   account: Account;
@@ -34,6 +39,8 @@ export interface PanelTarget {
   end: Date;
   /** Only this source's rows (Open Records on a source item). */
   source?: string;
+  /** The search a newly opened panel starts with (Open Records on an IP item: the IP address). */
+  initialSearch?: string;
 }
 
 function identityOf(target: PanelTarget): PanelIdentity {
@@ -50,15 +57,42 @@ function identityKey(i: PanelIdentity): string {
   return JSON.stringify([i.accountId, i.organizationId, i.start, i.end, i.source ?? null]);
 }
 
+/** Panels are told apart by identity and initial search: an IP's panel is not its source's. */
+function panelKey(target: PanelTarget): string {
+  const key = identityKey(identityOf(target));
+  return target.initialSearch ? `${key}\u0000${target.initialSearch}` : key;
+}
+
+/** The documented record fields; anything else the server sent is an extra field. */
+const KNOWN_FIELDS = new Set([
+  'source', 'reporter', 'visibleFrom', 'returnPath', 'to', 'ipAddress', 'ipCountryCode', 'rdns', 'emails',
+  'category', 'date', 'dmarc', 'alignedSpf', 'alignedDkim', 'spf', 'dkims',
+]);
+/** An extra field's text is cut here: it is for search, grouping and a cell, the JSON view has it whole. */
+const EXTRA_TEXT_MAX = 2_000;
+
+function extraFields(raw: Record<string, unknown>): string[] {
+  const out: string[] = [];
+  for (const key of Object.keys(raw)) {
+    if (KNOWN_FIELDS.has(key)) continue;
+    const v = raw[key];
+    const text = typeof v === 'string' ? v : v === null || v === undefined ? '' : JSON.stringify(v) ?? '';
+    out.push(key.slice(0, 200), text.length > EXTRA_TEXT_MAX ? text.slice(0, EXTRA_TEXT_MAX) : text);
+  }
+  return out;
+}
+
 export function toTuple(r: DmarcRecord): RowTuple {
   return [
     r.source, r.reporter, r.visibleFrom, r.returnPath, r.to ?? '', r.ipAddress, r.ipCountryCode ?? '',
-    r.rdns.join(', '), r.emails, r.category, r.date, r.dmarc, r.alignedSpf, r.alignedDkim, r.spf,
-    r.dkims.map((d) => d.result),
+    r.rdns, r.emails, r.category, r.date, r.dmarc, r.alignedSpf, r.alignedDkim, r.spf,
+    r.dkims.map((d) => [d.domain, d.selector, d.result]),
+    dkimAlignment(r.visibleFrom, r.dkims.map((d) => d.domain)),
+    extraFields(r.raw),
   ];
 }
 
-/** All open records panels, one per organization + range (+ source). */
+/** All open records panels, one per organization + range (+ source, + initial search). */
 export class RecordsPanels implements vscode.Disposable {
   private readonly panels = new Map<string, RecordsPanel>();
   private activePanel: RecordsPanel | undefined;
@@ -67,7 +101,7 @@ export class RecordsPanels implements vscode.Disposable {
 
   /** The open panel for this organization + range (+ source), if any. */
   find(target: PanelTarget): RecordsPanel | undefined {
-    return this.panels.get(identityKey(identityOf(target)));
+    return this.panels.get(panelKey(target));
   }
 
   open(target: PanelTarget): RecordsPanel {
@@ -115,7 +149,7 @@ export class RecordsPanels implements vscode.Disposable {
   }
 
   private adopt(panel: vscode.WebviewPanel, target: PanelTarget, view: ViewState | undefined): RecordsPanel {
-    const key = identityKey(identityOf(target));
+    const key = panelKey(target);
     const rp = new RecordsPanel(panel, target, this.deps, view);
     this.panels.set(key, rp);
     this.activePanel = rp;
@@ -124,7 +158,7 @@ export class RecordsPanels implements vscode.Disposable {
       void vscode.commands.executeCommand('setContext', 'dmarc.recordsPanelActive', panel.active);
     });
     panel.onDidDispose(() => {
-      this.panels.delete(key);
+      if (this.panels.get(key) === rp) this.panels.delete(key);
       if (this.activePanel === rp) this.activePanel = undefined;
       rp.dispose();
     });
@@ -138,7 +172,8 @@ export class RecordsPanels implements vscode.Disposable {
 
 function titleOf(target: PanelTarget): string {
   const base = `${organizationLabel(target.org)} · ${rangeLabel(target.start, target.end)}`;
-  return target.source !== undefined ? `${base} · ${target.source}` : base;
+  const title = target.source !== undefined ? `${base} · ${target.source}` : base;
+  return target.initialSearch ? `${title} · ${target.initialSearch}` : title;
 }
 
 /** One records panel: loads its range through the record store and serves its webview. */
@@ -213,6 +248,8 @@ export class RecordsPanel implements vscode.Disposable {
           rangeLabel: `${rangeLabel(this.target.start, this.target.end)} (UTC)`,
           identity: this.identity,
           ...(this.savedView ? { state: this.savedView } : {}),
+          ...(this.target.initialSearch !== undefined ? { initialSearch: this.target.initialSearch } : {}),
+          ...(this.layout() ? { layout: this.layout()! } : {}),
         });
         await this.load(false);
         return;
@@ -252,6 +289,16 @@ export class RecordsPanel implements vscode.Disposable {
       case 'saveState':
         // The webview persists its own state (setState); nothing to keep on this side.
         return;
+      case 'saveLayout':
+        await this.deps.memento?.update(LAYOUT_KEY, m.layout);
+        return;
+      case 'exportGroups': {
+        if (m.rows.length === 0) throw new Error(t('No groups to export.'));
+        await openGroupsExport(m.title, m.rows, m.format, `dmarc-${this.target.org.name ?? this.target.org.id}-groups`);
+        this.deps.log.info(`exported ${m.rows.length} group(s) as ${m.format.toUpperCase()}`);
+        void this.post({ type: 'response', requestId: m.requestId, ok: true, result: { count: m.rows.length } });
+        return;
+      }
     }
   }
 
@@ -290,6 +337,12 @@ export class RecordsPanel implements vscode.Disposable {
     this.records = records;
     if (notices.length) void this.post({ type: 'notices', notices });
     await this.sendRows(seq);
+  }
+
+  /** The user's column layout, if one was saved and is still valid. */
+  private layout(): ColumnLayout | undefined {
+    const parsed = columnLayoutSchema.safeParse(this.deps.memento?.get(LAYOUT_KEY));
+    return parsed.success ? parsed.data : undefined;
   }
 
   private async sendRows(seq: number): Promise<void> {

@@ -10,21 +10,62 @@
  * when it shows its detail.
  */
 import * as z from 'zod';
-import { COLUMNS, FACETS } from './columns';
+import { COLUMNS, FACETS, GROUP_FIELDS, TREND_SPLITS, type GroupField } from './columns';
 
 export { COLUMNS, FACETS };
-export type { ColumnId, FacetId, RowTuple } from './columns';
+export type { ColumnId, FacetId, GroupField, RowTuple, TrendSplit } from './columns';
+
+/** A group-by field: a built-in one or `extra:<name>` (an extra field the rows carry). */
+const groupField = z.union([z.enum(GROUP_FIELDS), z.string().regex(/^extra:.{1,200}$/s)]).transform((v) => v as GroupField);
 
 /** What the webview keeps with setState, so a reloaded window restores the same view. */
 export const viewStateSchema = z.object({
+  /** Unused since column visibility became part of the user's layout; kept so older states parse. */
   hiddenColumns: z.array(z.enum(COLUMNS)).max(COLUMNS.length).default([]),
   sort: z.object({ column: z.enum(COLUMNS), descending: z.boolean() }).optional(),
   search: z.string().max(1000).default(''),
   facets: z.partialRecord(z.enum(FACETS), z.array(z.string().max(200)).max(100)).default({}),
   scrollTop: z.number().nonnegative().default(0),
   focused: z.number().int().nonnegative().optional(),
+  /** The days chosen on the trend (inclusive instants). */
+  days: z.object({ startMs: z.number().finite(), endMs: z.number().finite() }).optional(),
+  groupBy: groupField.optional(),
+  thenBy: groupField.optional(),
+  /** Group filters (AND), from the groups table. */
+  groups: z.array(z.object({ field: groupField, key: z.string().max(2000) })).max(4).default([]),
+  trendSplit: z.enum(TREND_SPLITS).default('category'),
+  share: z.boolean().default(false),
+  facetWeight: z.enum(['emails', 'rows']).default('emails'),
+  detailOpen: z.boolean().default(true),
+  facetsOpen: z.boolean().default(true),
 });
 export type ViewState = z.infer<typeof viewStateSchema>;
+
+/** The user's column layout, kept in globalState for every panel: order, widths, hidden columns. */
+export const columnLayoutSchema = z.object({
+  order: z.array(z.enum(COLUMNS)).max(COLUMNS.length).default([]),
+  widths: z.partialRecord(z.enum(COLUMNS), z.number().int().min(40).max(2000)).default({}),
+  hidden: z.array(z.enum(COLUMNS)).max(COLUMNS.length - 1).default([]),
+});
+export type ColumnLayout = z.infer<typeof columnLayoutSchema>;
+
+/** One line of an exported groups table. Rates are fractions (0–1), null without emails. */
+export const groupExportRowSchema = z.object({
+  group: z.string().max(20_000),
+  subgroup: z.string().max(20_000).optional(),
+  rows: z.number().int().nonnegative(),
+  emails: z.number().nonnegative().finite(),
+  share: z.number().nonnegative().finite().nullable(),
+  dmarcPass: z.number().min(0).max(1).nullable(),
+  alignedSpf: z.number().min(0).max(1).nullable(),
+  alignedDkim: z.number().min(0).max(1).nullable(),
+  delivered: z.number().nonnegative().finite(),
+  quarantined: z.number().nonnegative().finite(),
+  rejected: z.number().nonnegative().finite(),
+  first: z.string().max(40),
+  last: z.string().max(40),
+});
+export type GroupExportRow = z.infer<typeof groupExportRowSchema>;
 
 /** The panel's identity, kept in the webview state for the serializer (no key, no records). */
 export const panelIdentitySchema = z.object({
@@ -40,7 +81,7 @@ export type PanelIdentity = z.infer<typeof panelIdentitySchema>;
 
 export type HostMessage =
   /** Sent first; `state` is the saved view state to restore, if any. */
-  | { type: 'init'; title: string; rangeLabel: string; identity: PanelIdentity; state?: ViewState; initialSearch?: string }
+  | { type: 'init'; title: string; rangeLabel: string; identity: PanelIdentity; state?: ViewState; initialSearch?: string; layout?: ColumnLayout }
   | { type: 'loading'; message: string }
   /** Rows `offset…offset+count-1`; `data` is UTF-8 JSON of RowTuple[]. `last` on the final chunk. */
   | { type: 'rows'; offset: number; count: number; total: number; data: Uint8Array; last: boolean }
@@ -82,5 +123,14 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('copyRow'), requestId: z.number().int(), index }),
   z.object({ type: z.literal('selectionChanged'), count: z.number().int().nonnegative() }),
   z.object({ type: z.literal('saveState'), state: viewStateSchema }),
+  z.object({ type: z.literal('saveLayout'), layout: columnLayoutSchema }),
+  z.object({
+    type: z.literal('exportGroups'),
+    requestId: z.number().int(),
+    format: z.enum(['json', 'csv']),
+    /** What was grouped, for the file: `Source → IP address`. */
+    title: z.string().max(500),
+    rows: z.array(groupExportRowSchema).max(1_000_000),
+  }),
 ]);
 export type WebviewMessage = z.infer<typeof webviewMessageSchema>;

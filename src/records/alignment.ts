@@ -1,0 +1,33 @@
+/**
+ * DKIM domain alignment with the Header From domain, relaxed mode (RFC 7489 §3.1.1): two domains
+ * align when their organizational domains are the same. The organizational domain comes from
+ * the public suffix list (tldts), so `mail.example.co.uk` aligns with `example.co.uk` but
+ * `a.co.uk` does not align with `b.co.uk`.
+ */
+import { getDomain } from 'tldts';
+
+const cache = new Map<string, string>();
+
+/** The organizational domain of a domain name (lower-cased); the name itself when it has none. */
+export function organizationalDomain(domain: string): string {
+  const d = domain.trim().toLowerCase().replace(/\.$/, '');
+  let org = cache.get(d);
+  if (org === undefined) {
+    org = getDomain(d, { allowPrivateDomains: false }) ?? d;
+    if (cache.size > 50_000) cache.clear();
+    cache.set(d, org);
+  }
+  return org;
+}
+
+/** Relaxed alignment of two domains; an empty domain aligns with nothing. */
+export function domainsAlign(a: string, b: string): boolean {
+  if (!a.trim() || !b.trim()) return false;
+  return organizationalDomain(a) === organizationalDomain(b);
+}
+
+/** 'yes' when any DKIM signature's domain aligns with Header From, 'no' when none does, '' without signatures. */
+export function dkimAlignment(headerFrom: string, dkimDomains: readonly string[]): 'yes' | 'no' | '' {
+  if (dkimDomains.length === 0) return '';
+  return dkimDomains.some((d) => domainsAlign(d, headerFrom)) ? 'yes' : 'no';
+}
