@@ -18,6 +18,7 @@ export class DetailPane {
   private readonly copyButton: HTMLButtonElement;
   private readonly body: HTMLElement;
   private index = -1;
+  private edge: HTMLButtonElement | undefined;
 
   constructor(private readonly host: DetailHost) {
     this.element = el('aside', { class: 'detail', attrs: { 'aria-label': 'Row details', 'data-testid': 'detail' } });
@@ -32,6 +33,18 @@ export class DetailPane {
     this.body = el('div', { class: 'detail-body' });
     this.element.append(header, this.body);
     this.showPlaceholder();
+  }
+
+  /** Collapsed, the pane is a strip at the edge with a button that opens it again. */
+  setCollapsed(collapsed: boolean, onOpen: () => void): void {
+    if (!this.edge) {
+      this.edge = iconButton('layout-sidebar-right', 'Show details', 'detail-edge');
+      this.edge.classList.add('detail-edge');
+      this.edge.addEventListener('click', () => onOpen());
+      this.element.append(this.edge);
+    }
+    this.element.classList.toggle('collapsed', collapsed);
+    this.element.setAttribute('aria-label', collapsed ? 'Row details (hidden)' : 'Row details');
   }
 
   get shownIndex(): number {

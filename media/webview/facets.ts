@@ -1,27 +1,42 @@
 /**
- * The facet filters: one group per FACETS entry, each value a checkbox with the number of rows
- * it would match given the search and the other facets. Values within a facet combine with OR,
- * facets with AND. The option list is keyboard navigable as one unit (Up/Down, Space).
+ * The facet filters: one group per FACETS entry, each value a checkbox with the emails (or rows,
+ * by the switch at the top) it would match given the search and the other filters. Values within
+ * a facet combine with OR, facets with AND. Facets with many values (TOP_FACETS) show their top
+ * values and a filter box. The option list is keyboard navigable as one unit (Up/Down, Space).
  */
-import { FACETS, type FacetId } from '../../src/shared/columns';
+import { FACETS, TOP_FACETS, type FacetId } from '../../src/shared/columns';
+import type { FacetOption } from './data/facetOptions';
 import { badge, el, icon } from './dom';
-import { FACET_LABELS, formatCount } from './format';
-import type { FacetOption } from './model';
+import { FACET_LABELS, formatCount, plural } from './format';
+
+export type CountWeight = 'emails' | 'rows';
 
 export interface FacetsHost {
   onToggle(facet: FacetId, key: string): void;
   onClear(facet: FacetId | undefined): void;
+  onWeight(weight: CountWeight): void;
 }
 
-interface OptionEl {
-  element: HTMLElement;
-  count: HTMLElement;
+/** Values a top facet shows before "Show more". */
+const TOP_SHOWN = 6;
+const TOP_MORE = 50;
+
+interface Group {
+  list: HTMLElement;
+  clear: HTMLButtonElement;
+  filter?: HTMLInputElement;
+  more?: HTMLButtonElement;
+  expanded: boolean;
+  keys: string;
 }
 
 export class FacetsPanel {
   readonly element: HTMLElement;
-  private readonly groups = new Map<FacetId, { list: HTMLElement; clear: HTMLButtonElement; options: Map<string, OptionEl>; keys: string }>();
+  private readonly groups = new Map<FacetId, Group>();
   private readonly clearAll: HTMLButtonElement;
+  private readonly weightButtons: Record<CountWeight, HTMLButtonElement>;
+  private weight: CountWeight = 'emails';
+  private last: Record<FacetId, FacetOption[]> | undefined;
 
   constructor(private readonly host: FacetsHost) {
     this.element = el('nav', { class: 'facets', attrs: { 'aria-label': 'Filters', 'data-testid': 'facets' } });
@@ -29,75 +44,128 @@ export class FacetsPanel {
     this.clearAll = el('button', { class: 'link-button', text: 'Clear all', attrs: { type: 'button', 'data-testid': 'facets-clear' } });
     this.clearAll.addEventListener('click', () => this.host.onClear(undefined));
     header.append(el('span', { class: 'pane-title', text: 'Filters' }), el('span', { class: 'spacer' }), this.clearAll);
-    this.element.append(header);
+    const switcher = el('div', { class: 'segmented', attrs: { role: 'radiogroup', 'aria-label': 'Facet counts show', 'data-testid': 'facet-weight' } });
+    const mk = (w: CountWeight, label: string): HTMLButtonElement => {
+      const b = el('button', { class: 'segment', text: label, attrs: { type: 'button', role: 'radio', 'data-weight': w } });
+      b.addEventListener('click', () => this.host.onWeight(w));
+      switcher.append(b);
+      return b;
+    };
+    this.weightButtons = { emails: mk('emails', 'Emails'), rows: mk('rows', 'Rows') };
+    const countsRow = el('div', { class: 'facet-weight' }, [el('span', { class: 'muted', text: 'Counts:' }), switcher]);
+    this.element.append(header, countsRow);
     const body = el('div', { class: 'facets-body' });
-    for (const f of FACETS) {
-      const group = el('div', { class: 'facet-group', attrs: { role: 'group', 'aria-labelledby': `facet-title-${f}` } });
-      const title = el('div', { class: 'facet-title' });
-      const clear = el('button', { class: 'link-button', text: 'Clear', attrs: { type: 'button', 'aria-label': `Clear the ${FACET_LABELS[f]} filter` } });
-      clear.addEventListener('click', () => this.host.onClear(f));
-      title.append(el('span', { text: FACET_LABELS[f], attrs: { id: `facet-title-${f}` } }), clear);
-      const list = el('div', { class: 'facet-options' });
-      group.append(title, list);
-      body.append(group);
-      this.groups.set(f, { list, clear, options: new Map(), keys: '' });
-    }
+    for (const f of FACETS) body.append(this.group(f));
     body.addEventListener('keydown', (e) => this.onKey(e));
     this.element.append(body);
+    this.setWeight('emails');
   }
 
-  update(facets: Record<FacetId, FacetOption[]>): void {
-    let anyActive = false;
-    for (const f of FACETS) {
-      const g = this.groups.get(f)!;
-      const options = facets[f] ?? [];
-      const keys = JSON.stringify(options.map((o) => o.key));
-      if (keys !== g.keys) {
-        // The set of values changed (more rows arrived): rebuild, keeping focus where it was.
-        const focusedKey = (document.activeElement as HTMLElement | null)?.closest?.(`[data-facet="${f}"]`)?.getAttribute('data-value');
-        g.options.clear();
-        g.list.replaceChildren();
-        for (const o of options) {
-          const opt = this.option(f, o);
-          g.options.set(o.key, opt);
-          g.list.append(opt.element);
-        }
-        g.keys = keys;
-        if (focusedKey !== undefined && focusedKey !== null) g.options.get(focusedKey)?.element.focus();
-      }
-      let active = false;
-      for (const o of options) {
-        const opt = g.options.get(o.key)!;
-        opt.element.setAttribute('aria-checked', String(o.selected));
-        opt.element.classList.toggle('checked', o.selected);
-        opt.element.classList.toggle('zero', o.count === 0);
-        opt.count.textContent = formatCount(o.count);
-        opt.element.setAttribute('aria-label', `${o.label}: ${o.count} rows`);
-        active ||= o.selected;
-      }
-      g.clear.hidden = !active;
-      anyActive ||= active;
-      if (options.length === 0 && !g.list.firstChild) g.list.append(el('div', { class: 'muted facet-empty', text: 'No values' }));
+  private group(f: FacetId): HTMLElement {
+    const group = el('div', { class: 'facet-group', attrs: { role: 'group', 'aria-labelledby': `facet-title-${f}`, 'data-facet-group': f } });
+    const title = el('div', { class: 'facet-title' });
+    const clear = el('button', { class: 'link-button', text: 'Clear', attrs: { type: 'button', 'aria-label': `Clear the ${FACET_LABELS[f]} filter` } });
+    clear.addEventListener('click', () => this.host.onClear(f));
+    title.append(el('span', { text: FACET_LABELS[f], attrs: { id: `facet-title-${f}` } }), clear);
+    const list = el('div', { class: 'facet-options' });
+    const g: Group = { list, clear, expanded: false, keys: '' };
+    group.append(title);
+    if (TOP_FACETS.includes(f)) {
+      g.filter = el('input', { class: 'facet-filter', attrs: { type: 'text', placeholder: `Filter ${FACET_LABELS[f]}`, 'aria-label': `Filter the ${FACET_LABELS[f]} values`, 'data-testid': `facet-filter-${f}`, spellcheck: 'false', autocomplete: 'off', maxlength: 200 } });
+      g.filter.addEventListener('input', () => this.renderGroup(f, true));
+      g.more = el('button', { class: 'link-button facet-more', attrs: { type: 'button', 'data-testid': `facet-more-${f}` } });
+      g.more.addEventListener('click', () => {
+        g.expanded = !g.expanded;
+        this.renderGroup(f, true);
+      });
+      group.append(g.filter, list, g.more);
+    } else {
+      group.append(list);
     }
+    this.groups.set(f, g);
+    return group;
+  }
+
+  setWeight(weight: CountWeight): void {
+    this.weight = weight;
+    for (const [w, b] of Object.entries(this.weightButtons)) {
+      b.setAttribute('aria-checked', String(w === weight));
+      b.classList.toggle('active', w === weight);
+    }
+    this.element.dataset.weight = weight;
+    if (this.last) this.update(this.last, true);
+  }
+
+  update(facets: Record<FacetId, FacetOption[]>, force = false): void {
+    this.last = facets;
+    let anyActive = false;
+    for (const f of FACETS) anyActive = this.renderGroup(f, force) || anyActive;
     this.clearAll.hidden = !anyActive;
     this.ensureTabStop();
   }
 
-  private option(f: FacetId, o: FacetOption): OptionEl {
-    const element = el('div', {
-      class: 'facet-option',
-      attrs: { role: 'checkbox', tabindex: -1, 'data-facet': f, 'data-value': o.key, 'aria-checked': String(o.selected) },
-      title: o.label,
-    });
+  /** The options shown for a facet: all, or (top facets) those matching the filter box, the top ones first. */
+  private shown(options: FacetOption[], g: Group): { list: FacetOption[]; hidden: number } {
+    if (!g.filter) return { list: options, hidden: 0 };
+    const q = g.filter.value.trim().toLowerCase();
+    const matching = q ? options.filter((o) => o.selected || o.key.toLowerCase().includes(q)) : options;
+    const limit = g.expanded ? TOP_MORE : TOP_SHOWN;
+    // Selected values always stay in sight, so they can be cleared.
+    const list = matching.filter((o, k) => k < limit || o.selected);
+    return { list, hidden: matching.length - list.length };
+  }
+
+  private renderGroup(f: FacetId, force: boolean): boolean {
+    const g = this.groups.get(f)!;
+    const options = this.last?.[f] ?? [];
+    const { list, hidden } = this.shown(options, g);
+    const keys = JSON.stringify(list.map((o) => o.key));
+    if (force || keys !== g.keys) {
+      const focusedKey = (document.activeElement as HTMLElement | null)?.closest?.(`[data-facet="${f}"]`)?.getAttribute('data-value');
+      g.list.replaceChildren(...list.map((o) => this.option(f, o)));
+      g.keys = keys;
+      if (focusedKey !== undefined && focusedKey !== null) {
+        for (const n of g.list.children) if ((n as HTMLElement).dataset.value === focusedKey) (n as HTMLElement).focus();
+      }
+      if (list.length === 0) g.list.append(el('div', { class: 'muted facet-empty', text: options.length ? 'No matching values' : 'No values' }));
+    } else {
+      list.forEach((o, k) => this.paint(g.list.children[k] as HTMLElement, o));
+    }
+    if (g.more) {
+      g.more.hidden = hidden === 0 && !g.expanded;
+      g.more.textContent = g.expanded ? 'Show fewer' : `Show ${formatCount(Math.min(hidden, TOP_MORE - TOP_SHOWN))} more`;
+    }
+    const active = options.some((o) => o.selected);
+    g.clear.hidden = !active;
+    return active;
+  }
+
+  private paint(element: HTMLElement, o: FacetOption): void {
+    element.setAttribute('aria-checked', String(o.selected));
+    element.classList.toggle('checked', o.selected);
+    element.classList.toggle('zero', o.count === 0);
+    const n = this.weight === 'emails' ? o.emails : o.count;
+    const count = element.querySelector('.count')!;
+    count.textContent = formatCount(n);
+    (count as HTMLElement).dataset.rows = String(o.count);
+    (count as HTMLElement).dataset.emails = String(o.emails);
+    const what = this.weight === 'emails' ? plural(n, 'email', 'emails') : plural(n, 'row', 'rows');
+    element.setAttribute('aria-label', `${o.label}: ${what}`);
+    element.title = `${o.label}: ${plural(o.emails, 'email', 'emails')} in ${plural(o.count, 'row', 'rows')}`;
+  }
+
+  private option(f: FacetId, o: FacetOption): HTMLElement {
+    const element = el('div', { class: 'facet-option', attrs: { role: 'checkbox', tabindex: -1, 'data-facet': f, 'data-value': o.key, 'aria-checked': String(o.selected) } });
     const box = el('span', { class: 'checkbox' }, [icon('check')]);
-    const label = f === 'dkim' && o.label === '(none)' ? el('span', { class: 'facet-label muted', text: o.label }) : el('span', { class: 'facet-label' }, [badge(f, o.key)]);
-    const count = el('span', { class: 'count' });
-    element.append(box, label, count);
+    const plain = TOP_FACETS.includes(f) || o.key === '(none)';
+    const label = plain ? el('span', { class: `facet-label${o.key === '(none)' || o.key === '' ? ' muted' : ''}`, text: o.label }) : el('span', { class: 'facet-label' }, [badge(f, o.key)]);
+    element.append(box, label, el('span', { class: 'count' }));
+    this.paint(element, o);
     element.addEventListener('click', () => {
       this.setTabStop(element);
       this.host.onToggle(f, o.key);
     });
-    return { element, count };
+    return element;
   }
 
   private all(): HTMLElement[] {

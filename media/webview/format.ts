@@ -2,58 +2,98 @@
  * How values read on screen: column labels, the DKIM cell text, badge tones. DOM-free, so the
  * model, the table and the unit tests agree on the same strings.
  */
-import type { ColumnId, FacetId } from '../../src/shared/columns';
+import type { BuiltinGroupField, ColumnId, FacetId } from '../../src/shared/columns';
 
 export const COLUMN_LABELS: Record<ColumnId, string> = {
   source: 'Source',
-  reporter: 'Reporter',
-  visibleFrom: 'Header From',
-  returnPath: 'Return-Path',
-  to: 'To',
   ipAddress: 'IP Address',
-  ipCountryCode: 'Country',
-  rdns: 'Reverse DNS',
   emails: 'Emails',
-  category: 'Category',
-  date: 'Date',
-  dmarc: 'Disposition',
+  dmarcResult: 'DMARC',
   alignedSpf: 'Aligned SPF',
   alignedDkim: 'Aligned DKIM',
+  dmarc: 'Disposition',
+  date: 'Date',
+  category: 'Category',
+  visibleFrom: 'Header From',
+  dkimDomains: 'DKIM Signatures',
+  dkimAligned: 'DKIM d= Aligned',
+  returnPath: 'Return-Path',
+  reporter: 'Reporter',
+  to: 'To',
+  ipCountryCode: 'Country',
+  rdns: 'Reverse DNS',
   spf: 'SPF',
-  dkim: 'DKIM',
+  dkim: 'DKIM Results',
 };
 
 export const FACET_LABELS: Record<FacetId, string> = {
+  dmarcResult: 'DMARC result',
   category: 'Category',
   dmarc: 'Disposition',
   alignedSpf: 'Aligned SPF',
   alignedDkim: 'Aligned DKIM',
   spf: 'SPF',
   dkim: 'DKIM signatures',
+  source: 'Source',
+  visibleFrom: 'Header From',
+  reporter: 'Reporter',
+  ipCountryCode: 'Country',
+  dkimDomain: 'DKIM domain (d=)',
 };
 
-/** Default column widths in CSS pixels. */
+export const GROUP_LABELS: Record<BuiltinGroupField, string> = {
+  source: 'Source',
+  ipAddress: 'IP address',
+  ipNetwork: 'IP network (/24, /64)',
+  reporter: 'Reporter',
+  visibleFrom: 'Header From',
+  returnPath: 'Return-Path',
+  to: 'Recipient domain (To)',
+  ipCountryCode: 'Country',
+  rdns: 'Reverse DNS',
+  dkimDomain: 'DKIM domain (d=)',
+  dkimSelector: 'DKIM selector (s=)',
+  dkimPair: 'DKIM domain + selector',
+  dkimAligned: 'DKIM d= aligned',
+  spf: 'SPF result',
+  alignedSpf: 'Aligned SPF',
+  alignedDkim: 'Aligned DKIM',
+  dmarcResult: 'DMARC result',
+  category: 'Category',
+  dmarc: 'Disposition',
+};
+
+/** A group-by field's label: a built-in one, or an extra field the rows carry. */
+export function groupLabel(field: string): string {
+  if (field.startsWith('extra:')) return field.slice(6);
+  return GROUP_LABELS[field as BuiltinGroupField] ?? field;
+}
+
+/** Default column widths in CSS pixels: the first seven fit beside the filters and details at 1280 px. */
 export const COLUMN_WIDTHS: Record<ColumnId, number> = {
-  source: 150,
-  reporter: 140,
-  visibleFrom: 160,
+  source: 130,
+  ipAddress: 118,
+  emails: 72,
+  dmarcResult: 78,
+  alignedSpf: 96,
+  alignedDkim: 104,
+  dmarc: 104,
+  date: 150,
+  category: 150,
+  visibleFrom: 150,
+  dkimDomains: 220,
+  dkimAligned: 120,
   returnPath: 170,
+  reporter: 130,
   to: 130,
-  ipAddress: 130,
-  ipCountryCode: 92,
+  ipCountryCode: 80,
   rdns: 210,
-  emails: 80,
-  category: 160,
-  date: 200,
-  dmarc: 112,
-  alignedSpf: 118,
-  alignedDkim: 128,
-  spf: 110,
-  dkim: 150,
+  spf: 96,
+  dkim: 140,
 };
 
 /** Columns whose values are shown as coloured result badges. */
-export const BADGE_COLUMNS: ReadonlySet<ColumnId> = new Set<ColumnId>(['category', 'dmarc', 'alignedSpf', 'alignedDkim', 'spf']);
+export const BADGE_COLUMNS: ReadonlySet<ColumnId> = new Set<ColumnId>(['dmarcResult', 'category', 'dmarc', 'alignedSpf', 'alignedDkim', 'spf', 'dkimAligned']);
 
 /** The facet key of a row without DKIM signatures. */
 export const NO_SIGNATURES = '(none)';
@@ -89,8 +129,9 @@ export type Tone = 'pass' | 'fail' | 'warn' | 'neutral' | 'info';
  * The colour family of a value: green for what passed or was delivered as authorized, red for
  * failures and rejections, amber for the in-between; anything unknown stays neutral.
  */
-export function toneOf(column: ColumnId | FacetId, value: string): Tone {
+export function toneOf(column: ColumnId | FacetId | string, value: string): Tone {
   const v = value.toLowerCase();
+  if (column === 'dkimAligned') return v === 'yes' ? 'pass' : v === 'no' ? 'warn' : 'neutral';
   if (column === 'category') {
     if (v === 'authorized') return 'pass';
     if (v === 'rejected') return 'fail';
@@ -149,4 +190,24 @@ export function formatPercent(fraction: number): string {
 
 export function plural(n: number, one: string, many: string): string {
   return `${formatCount(n)} ${n === 1 ? one : many}`;
+}
+
+let dateFormat: Intl.DateTimeFormat | undefined;
+
+/** `2026-11-16 17:20 UTC`: a row's date as people read it (the JSON view and exports keep the ISO text). */
+export function formatDate(ms: number, fallback = ''): string {
+  if (!Number.isFinite(ms)) return fallback;
+  const iso = new Date(ms).toISOString();
+  return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+}
+
+/** A UTC day as `2026-11-16`. */
+export function formatDay(ms: number): string {
+  return Number.isFinite(ms) ? new Date(ms).toISOString().slice(0, 10) : '';
+}
+
+/** A short date for chart labels: `Nov 16`. */
+export function formatShortDay(ms: number): string {
+  dateFormat ??= new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
+  return dateFormat.format(ms);
 }

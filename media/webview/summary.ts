@@ -4,7 +4,7 @@
  */
 import { badge, el } from './dom';
 import { formatCount, formatPercent, plural } from './format';
-import type { Summary } from './model';
+import type { Summary } from './data/summary';
 
 export class SummaryBar {
   readonly element: HTMLElement;

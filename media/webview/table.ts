@@ -7,9 +7,11 @@
  * that height and scrollTop maps proportionally onto the virtual height.
  */
 import type { ColumnId } from '../../src/shared/columns';
-import { badge, el, icon, primaryModifier, toneText } from './dom';
-import { BADGE_COLUMNS, COLUMN_LABELS, COLUMN_WIDTHS, formatCount, revealBidi } from './format';
-import type { RowStore, SortSpec } from './model';
+import type { SortSpec } from './data/ranks';
+import { signatureText, type RowStore } from './data/store';
+import { badge, el, primaryModifier, toneText } from './dom';
+import { BADGE_COLUMNS, formatCount, formatDate, revealBidi } from './format';
+import { GridHeader } from './gridHeader';
 import type { Modifiers } from './selection';
 
 export const ROW_HEIGHT = 24;
@@ -20,7 +22,6 @@ const OVERSCAN = 6;
 const MAX_POOL = 200;
 /** Spacer height cap: below every browser's limit, with room to spare. */
 export const MAX_SPACER = 8_000_000;
-const MIN_WIDTH = 40;
 
 export interface TableHost {
   readonly store: RowStore;
@@ -31,6 +32,8 @@ export interface TableHost {
   /** A right-click or context-menu key; index -1 when not on a row. */
   onContextMenu(index: number, x: number, y: number): void;
   onSort(column: ColumnId): void;
+  /** The user moved or resized a column. */
+  onLayout(change: { move?: { column: ColumnId; before: ColumnId | undefined }; widths?: Map<ColumnId, number> }): void;
   /** Keys on the grid body; returns true when handled. */
   onKey(e: KeyboardEvent): boolean;
   onScroll(): void;
@@ -56,19 +59,15 @@ export function scrollGeometry(rows: number, viewport: number, maxSpacer = MAX_S
 
 export class VirtualTable {
   readonly element: HTMLDivElement;
-  private readonly headerRow: HTMLDivElement;
+  readonly header: GridHeader;
   private readonly spacer: HTMLDivElement;
-  private headerCells: HTMLDivElement[] = [];
   private pool: PooledRow[] = [];
   private columns: ColumnId[] = [];
-  private readonly widths = new Map<ColumnId, number>(Object.entries(COLUMN_WIDTHS) as [ColumnId, number][]);
   private order: Uint32Array = new Uint32Array(0);
-  private sort: SortSpec | undefined;
   /** Bumped when cell contents may have changed (rows, columns). */
   private version = 0;
   private geometry = scrollGeometry(0, 0);
   private viewport = 0;
-  private headerFocus = 0;
   /** The grid's height, kept from the ResizeObserver so rendering never forces a layout to read it. */
   private height = 0;
 
@@ -78,8 +77,17 @@ export class VirtualTable {
       attrs: { role: 'grid', tabindex: 0, 'aria-multiselectable': 'true', 'aria-label': 'DMARC records', 'aria-rowcount': 1, 'data-testid': 'grid' },
     });
     const headGroup = el('div', { class: 'grid-head', attrs: { role: 'rowgroup' } });
-    this.headerRow = el('div', { class: 'header-row', attrs: { role: 'row', 'aria-rowindex': 1 } });
-    headGroup.append(this.headerRow);
+    this.header = new GridHeader({
+      onSort: (c) => this.host.onSort(c),
+      onMove: (column, before) => this.host.onLayout({ move: { column, before } }),
+      onResize: (widths) => this.host.onLayout({ widths }),
+      onLeave: () => this.element.focus({ preventScroll: true }),
+      onTemplate: (template, total) => {
+        this.element.style.setProperty('--grid-columns', template);
+        this.element.style.setProperty('--grid-width', `${total}px`);
+      },
+    });
+    headGroup.append(this.header.element);
     this.spacer = el('div', { class: 'grid-body', attrs: { role: 'rowgroup' } });
     this.element.append(headGroup, this.spacer);
 
@@ -123,112 +131,19 @@ export class VirtualTable {
   setColumns(columns: ColumnId[]): void {
     this.columns = columns;
     this.element.setAttribute('aria-colcount', String(columns.length));
-    this.headerRow.replaceChildren();
-    this.headerCells = columns.map((c, k) => {
-      const cell = el('div', {
-        class: `header-cell${c === 'emails' ? ' numeric' : ''}`,
-        attrs: { role: 'columnheader', 'aria-colindex': k + 1, 'data-column': c, tabindex: -1, 'aria-sort': 'none' },
-        title: `Sort by ${COLUMN_LABELS[c]}`,
-      });
-      cell.append(el('span', { class: 'header-label', text: COLUMN_LABELS[c] }), icon('arrow-up', 'sort-icon'));
-      const sash = el('div', { class: 'sash', attrs: { 'aria-hidden': 'true' } });
-      cell.append(sash);
-      cell.addEventListener('click', (e) => {
-        if (e.target === sash) return;
-        this.host.onSort(c);
-      });
-      cell.addEventListener('keydown', (e) => this.onHeaderKey(e, k));
-      this.attachSash(sash, c);
-      this.headerRow.append(cell);
-      return cell;
-    });
+    this.header.setColumns(columns);
     for (const row of this.pool) row.element.remove();
     this.pool = [];
-    this.applyWidths();
-    this.setSort(this.sort);
     this.version++;
     this.render();
   }
 
-  private attachSash(sash: HTMLDivElement, column: ColumnId): void {
-    sash.addEventListener('pointerdown', (e) => {
-      e.preventDefault();
-      e.stopPropagation();
-      sash.setPointerCapture(e.pointerId);
-      const startX = e.clientX;
-      const startW = this.widths.get(column) ?? 100;
-      const move = (ev: PointerEvent): void => {
-        this.widths.set(column, Math.max(MIN_WIDTH, Math.round(startW + ev.clientX - startX)));
-        this.applyWidths();
-      };
-      const up = (): void => {
-        sash.removeEventListener('pointermove', move);
-        sash.removeEventListener('pointerup', up);
-        sash.removeEventListener('pointercancel', up);
-      };
-      sash.addEventListener('pointermove', move);
-      sash.addEventListener('pointerup', up);
-      sash.addEventListener('pointercancel', up);
-    });
-    sash.addEventListener('click', (e) => e.stopPropagation());
-    sash.addEventListener('dblclick', (e) => {
-      e.stopPropagation();
-      this.widths.set(column, COLUMN_WIDTHS[column]);
-      this.applyWidths();
-    });
-  }
-
-  private applyWidths(): void {
-    const ws = this.columns.map((c) => this.widths.get(c) ?? 100);
-    const total = ws.reduce((a, b) => a + b, 0);
-    // The last column takes any spare width, so rows always reach the right edge.
-    const template = ws.map((w, k) => (k === ws.length - 1 ? `minmax(${w}px, 1fr)` : `${w}px`)).join(' ');
-    this.element.style.setProperty('--grid-columns', template || '1fr');
-    this.element.style.setProperty('--grid-width', `${total}px`);
-  }
-
   setSort(sort: SortSpec | undefined): void {
-    this.sort = sort;
-    this.columns.forEach((c, k) => {
-      const cell = this.headerCells[k]!;
-      const active = sort?.column === c;
-      cell.setAttribute('aria-sort', active ? (sort.descending ? 'descending' : 'ascending') : 'none');
-      cell.classList.toggle('sorted', active);
-      const ic = cell.querySelector('.sort-icon')!;
-      ic.className = `codicon codicon-${active && sort.descending ? 'arrow-down' : 'arrow-up'} sort-icon`;
-    });
+    this.header.setSort(sort);
   }
 
-  private onHeaderKey(e: KeyboardEvent, k: number): void {
-    let next = k;
-    if (e.key === 'ArrowRight') next = Math.min(this.columns.length - 1, k + 1);
-    else if (e.key === 'ArrowLeft') next = Math.max(0, k - 1);
-    else if (e.key === 'Home') next = 0;
-    else if (e.key === 'End') next = this.columns.length - 1;
-    else if (e.key === 'Enter' || e.key === ' ') {
-      e.preventDefault();
-      e.stopPropagation();
-      this.host.onSort(this.columns[k]!);
-      return;
-    } else if (e.key === 'ArrowDown' || e.key === 'Escape') {
-      e.preventDefault();
-      e.stopPropagation();
-      this.element.focus({ preventScroll: true });
-      return;
-    } else {
-      return;
-    }
-    e.preventDefault();
-    e.stopPropagation();
-    this.focusHeader(next);
-  }
-
-  focusHeader(k = this.headerFocus): void {
-    const cell = this.headerCells[Math.max(0, Math.min(this.headerCells.length - 1, k))];
-    if (!cell) return;
-    this.headerFocus = k;
-    cell.focus();
-    cell.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  focusHeader(): void {
+    this.header.focusCell();
   }
 
   // ---- rows -----------------------------------------------------------------------------------
@@ -386,34 +301,7 @@ export class VirtualTable {
     e.setAttribute('aria-rowindex', String(pos + 2));
     e.classList.toggle('odd', pos % 2 === 1);
     const store = this.host.store;
-    this.columns.forEach((c, j) => {
-      const cell = row.cells[j]!;
-      const text = revealBidi(store.cell(index, c));
-      if (BADGE_COLUMNS.has(c)) {
-        cell.replaceChildren(badge(c, text));
-        cell.title = text;
-      } else if (c === 'emails') {
-        cell.textContent = formatCount(store.emails[index] ?? 0);
-        cell.removeAttribute('title');
-      } else if (c === 'dkim') {
-        const results = store.dkimResults[index] ?? [];
-        if (results.length === 0) {
-          cell.textContent = '0';
-        } else {
-          const parts: (Node | string)[] = [`${results.length} (`];
-          results.forEach((r, k) => {
-            if (k > 0) parts.push(', ');
-            parts.push(toneText('dkim', r));
-          });
-          parts.push(')');
-          cell.replaceChildren(...parts);
-        }
-        cell.title = text;
-      } else {
-        cell.textContent = text;
-        cell.title = text;
-      }
-    });
+    this.columns.forEach((c, j) => fillCell(row.cells[j]!, c, store, index));
   }
 
   private onKeyDown(e: KeyboardEvent): void {
@@ -427,5 +315,43 @@ export class VirtualTable {
       e.preventDefault();
       e.stopPropagation();
     }
+  }
+}
+
+/** One cell's content, always as text (record fields come from strangers). */
+function fillCell(cell: HTMLDivElement, c: ColumnId, store: RowStore, index: number): void {
+  const text = revealBidi(store.cell(index, c));
+  if (BADGE_COLUMNS.has(c)) {
+    cell.replaceChildren(badge(c, text));
+    cell.title = text;
+  } else if (c === 'emails') {
+    cell.textContent = formatCount(store.emails[index] ?? 0);
+    cell.removeAttribute('title');
+  } else if (c === 'date') {
+    cell.textContent = formatDate(store.dateMs[index] ?? Number.NaN, text);
+    cell.title = text;
+  } else if (c === 'dkim' || c === 'dkimDomains') {
+    const sigs = store.dkims[index] ?? [];
+    if (sigs.length === 0) {
+      cell.textContent = c === 'dkim' ? '0' : '';
+      cell.removeAttribute('title');
+      return;
+    }
+    const parts: (Node | string)[] = c === 'dkim' ? [`${sigs.length} (`] : [];
+    sigs.forEach((d, k) => {
+      if (c === 'dkim') {
+        if (k > 0) parts.push(', ');
+        parts.push(toneText('dkim', d.result));
+      } else {
+        parts.push(el('span', { class: 'sig' }, [el('span', { class: 'sig-domain', text: `d=${d.domain} s=${d.selector} ` }), toneText('dkim', d.result)]));
+      }
+    });
+    if (c === 'dkim') parts.push(')');
+    cell.replaceChildren(...parts);
+    // One line per signature in the tooltip.
+    cell.title = revealBidi(c === 'dkim' ? text : sigs.map(signatureText).join('\n'));
+  } else {
+    cell.textContent = text;
+    cell.title = text;
   }
 }

@@ -3,11 +3,12 @@
  * filtered, scrolled and focused. State read back from VS Code or sent by the host is checked
  * here by hand (the webview bundle ships without zod) and anything malformed is dropped.
  */
-import { COLUMNS, FACETS, type ColumnId, type FacetId } from '../../src/shared/columns';
-import type { PanelIdentity, ViewState } from '../../src/shared/protocol';
+import { COLUMNS, FACETS, TREND_SPLITS, type ColumnId, type FacetId, type TrendSplit } from '../../src/shared/columns';
+import type { ColumnLayout, PanelIdentity, ViewState } from '../../src/shared/protocol';
+import { isFieldId } from './data/fields';
 
 export function emptyViewState(): ViewState {
-  return { hiddenColumns: [], search: '', facets: {}, scrollTop: 0 };
+  return { hiddenColumns: [], search: '', facets: {}, scrollTop: 0, groups: [], trendSplit: 'category', share: false, facetWeight: 'emails', detailOpen: true, facetsOpen: true };
 }
 
 function isColumn(v: unknown): v is ColumnId {
@@ -36,7 +37,56 @@ export function sanitizeViewState(raw: unknown): ViewState {
   }
   if (typeof r.scrollTop === 'number' && Number.isFinite(r.scrollTop) && r.scrollTop >= 0) v.scrollTop = r.scrollTop;
   if (typeof r.focused === 'number' && Number.isInteger(r.focused) && r.focused >= 0 && r.focused <= 50_000_000) v.focused = r.focused;
+  const days = r.days as Record<string, unknown> | undefined;
+  if (days && typeof days === 'object' && Number.isFinite(days.startMs) && Number.isFinite(days.endMs) && (days.startMs as number) <= (days.endMs as number)) {
+    v.days = { startMs: days.startMs as number, endMs: days.endMs as number };
+  }
+  if (isFieldId(r.groupBy) && r.groupBy !== 'dkim') v.groupBy = r.groupBy;
+  if (v.groupBy && isFieldId(r.thenBy) && r.thenBy !== 'dkim' && r.thenBy !== v.groupBy) v.thenBy = r.thenBy;
+  if (Array.isArray(r.groups)) {
+    for (const g of r.groups.slice(0, 4)) {
+      const o = g as Record<string, unknown> | null;
+      if (o && typeof o === 'object' && isFieldId(o.field) && o.field !== 'dkim' && typeof o.key === 'string' && o.key.length <= 2000) v.groups.push({ field: o.field, key: o.key });
+    }
+  }
+  if ((TREND_SPLITS as readonly unknown[]).includes(r.trendSplit)) v.trendSplit = r.trendSplit as TrendSplit;
+  if (typeof r.share === 'boolean') v.share = r.share;
+  if (r.facetWeight === 'rows' || r.facetWeight === 'emails') v.facetWeight = r.facetWeight;
+  if (typeof r.detailOpen === 'boolean') v.detailOpen = r.detailOpen;
+  if (typeof r.facetsOpen === 'boolean') v.facetsOpen = r.facetsOpen;
   return v;
+}
+
+/** Keeps what is valid in an untrusted column layout: known columns once each, sane widths, one column always shown. */
+export function sanitizeLayout(raw: unknown): ColumnLayout {
+  const out: ColumnLayout = { order: [], widths: {}, hidden: [] };
+  if (!raw || typeof raw !== 'object') return out;
+  const r = raw as Record<string, unknown>;
+  if (Array.isArray(r.order)) out.order = [...new Set(r.order.filter(isColumn))];
+  if (Array.isArray(r.hidden)) out.hidden = [...new Set(r.hidden.filter(isColumn))].slice(0, COLUMNS.length - 1);
+  const w = r.widths as Record<string, unknown> | undefined;
+  if (w && typeof w === 'object') {
+    for (const c of COLUMNS) {
+      const n = w[c];
+      if (typeof n === 'number' && Number.isInteger(n) && n >= 40 && n <= 2000) out.widths[c] = n;
+    }
+  }
+  return out;
+}
+
+/** The columns in the user's order: saved ones first, any column the layout does not know (a new one) in its default place. */
+export function orderedColumns(layout: ColumnLayout): ColumnId[] {
+  const seen = new Set(layout.order);
+  const out = [...layout.order];
+  COLUMNS.forEach((c, k) => {
+    if (seen.has(c)) return;
+    // After the column that precedes it by default, if that one is placed.
+    const prev = COLUMNS[k - 1];
+    const at = prev ? out.indexOf(prev) : -1;
+    out.splice(at + 1, 0, c);
+    seen.add(c);
+  });
+  return out;
 }
 
 /** The shape kept with setState; the host's serializer reads `identity` from it after a reload. */

@@ -4,7 +4,7 @@
  *   node esbuild.mjs --tests && node dist-test/bench/benchWebviewModel.js [rows]
  */
 import { COLUMNS, type ColumnId } from '../../src/shared/columns';
-import { RecordsModel, type Query } from '../../media/webview/model';
+import { RecordsModel, type Query } from '../../media/webview/data/query';
 import { generateRows } from '../fixtures/webview-dev/generateRows';
 
 const N = Number(process.argv[2] ?? 100_000);

@@ -150,3 +150,11 @@ export async function waitForPanelReady(frame: Frame, timeoutMs = 60_000): Promi
   await frame.locator('[data-testid="records-panel"][data-phase="ready"]').waitFor({ state: 'attached', timeout: timeoutMs });
   await frame.locator('.row').first().waitFor({ state: 'visible', timeout: timeoutMs });
 }
+
+/**
+ * The Content-Security-Policy violations the records webview saw (it records every
+ * `securitypolicyviolation` event of its document): tests assert there are none.
+ */
+export async function cspViolations(frame: Frame): Promise<string[]> {
+  return frame.evaluate(() => (window as unknown as { __dmarcPerf?: { csp?: string[] } }).__dmarcPerf?.csp ?? ['the panel recorded no CSP list']);
+}

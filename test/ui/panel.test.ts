@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import type { Frame } from 'playwright-core';
 import { startApiServer, HOSTILE_STRINGS, type ApiServer } from '../server/server';
-import { activeEditorText, addAccount, choose, findWebviewFrame, openDmarcView, openWorkbench, runCommand, waitForPanelReady, type Workbench } from './harness';
+import { activeEditorText, addAccount, choose, cspViolations, findWebviewFrame, openDmarcView, openWorkbench, runCommand, waitForPanelReady, type Workbench } from './harness';
 
 const KEY = 'ui-panel-key-4411';
 const ORG = 'org-ui-panel';
@@ -46,6 +46,8 @@ describe('records panel in the browser', () => {
     await addAccount(wb.page, { label: 'Panel', baseUrl: server.url, key: KEY, orgId: ORG, orgName: 'Panel Org' });
   });
   afterEach(async function () {
+    // Every test ends with a panel that saw no CSP violation.
+    if (frame && !frame.isDetached() && this.currentTest?.state === 'passed') assert.deepEqual(await cspViolations(frame), [], 'CSP violations in the panel');
     if (this.currentTest?.state === 'failed') await wb?.screenshot(`FAILED-panel-${this.currentTest.title.slice(0, 40).replace(/\W+/g, '-')}`).catch(() => undefined);
   });
   after(async () => {
@@ -67,29 +69,36 @@ describe('records panel in the browser', () => {
     await wb.screenshot('panel-light');
   });
 
-  it('sorts by a column, and reverses on a second click', async () => {
+  it('sorts a numeric column biggest first, and reverses on a second click', async () => {
     const header = frame.locator('[data-column="emails"][role="columnheader"]');
     await header.click();
-    await wb.page.waitForTimeout(300);
+    await frame.locator('[data-column="emails"][aria-sort="descending"]').waitFor();
     const first = (await cellTexts('emails')).slice(0, 8).map((t) => Number(t.replace(/[^\d]/g, '')));
     await header.click();
-    await wb.page.waitForTimeout(300);
+    await frame.locator('[data-column="emails"][aria-sort="ascending"]').waitFor();
     const second = (await cellTexts('emails')).slice(0, 8).map((t) => Number(t.replace(/[^\d]/g, '')));
     const asc = (a: number[]) => a.every((v, i) => i === 0 || a[i - 1] <= v);
     const desc = (a: number[]) => a.every((v, i) => i === 0 || a[i - 1] >= v);
-    assert.ok((asc(first) && desc(second)) || (desc(first) && asc(second)), `${first} then ${second}`);
+    assert.ok(desc(first), `first click: descending, got ${first}`);
+    assert.ok(asc(second), `second click: ascending, got ${second}`);
     assert.notDeepEqual(first, second);
-    assert.match(String(await header.getAttribute('aria-sort')), /ascending|descending/);
   });
 
-  it('filters by text and by facets, with counts per option', async () => {
+  it('filters by text and by facets, with counts per option in emails or rows', async () => {
     const total = await summaryRows();
     const option = frame.locator('[data-facet="category"][data-value="rejected"]');
+    // Counts show emails by default; the switch shows rows.
+    assert.equal(await frame.locator('[data-testid="facet-weight"] [aria-checked="true"]').innerText(), 'Emails');
+    const emailsShown = Number((await option.locator('.count').innerText()).replace(/[^\d]/g, ''));
+    await frame.locator('[data-testid="facet-weight"] [data-weight="rows"]').click();
     const count = Number((await option.locator('.count').innerText()).replace(/[^\d]/g, ''));
     assert.ok(count > 0 && count < total, `rejected rows: ${count} of ${total}`);
+    assert.ok(emailsShown > count, `emails ${emailsShown} vs rows ${count}`);
     await option.click();
-    await wb.page.waitForTimeout(300);
+    await frame.locator('[data-testid="summary-rows"]', { hasText: new RegExp(`^${count.toLocaleString('en-US')} rows?`) }).waitFor();
     assert.equal(await summaryRows(), count, 'the summary counts the filtered rows');
+    assert.equal(Number(await frame.locator('[data-testid="summary-emails"]').getAttribute('data-value')), emailsShown, 'the emails count of the option is the emails of its rows');
+    await frame.locator('[data-testid="facet-weight"] [data-weight="emails"]').click();
     const categories = await cellTexts('category');
     assert.ok(categories.length > 0 && categories.every((c) => c.trim() === 'rejected'), categories.join(','));
     await option.click();
@@ -173,6 +182,7 @@ describe('records panel in the browser', () => {
     assert.ok((await f.locator('[data-testid="detail-json"]').innerText()).includes('<img src=x onerror=alert(1)>'), 'the JSON detail shows the payload as text');
     await wb.page.waitForTimeout(500);
     assert.deepEqual(dialogs, [], 'nothing ran');
+    assert.deepEqual(await cspViolations(f), [], 'no CSP violation with hostile data');
     await wb.screenshot('panel-hostile');
   });
 

@@ -1,12 +1,19 @@
 import { strict as assert } from 'node:assert';
-import { COLUMNS, FACETS, type ColumnId, type FacetId, type RowTuple } from '../../src/shared/columns';
-import { COL, ipSortKey, RecordsModel, sortByRank, type Query } from '../../media/webview/model';
+import { COLUMNS, FACETS, T, type ColumnId, type FacetId, type RowTuple } from '../../src/shared/columns';
+import { RecordsModel, type Query } from '../../media/webview/data/query';
+import { ipSortKey, sortByRank } from '../../media/webview/data/ranks';
 import { NO_SIGNATURES } from '../../media/webview/format';
 import { generateRows, rng } from '../fixtures/webview-dev/generateRows';
 
-function tuple(over: Partial<Record<ColumnId, string | number | string[]>> = {}): RowTuple {
-  const base: RowTuple = ['Google', 'google.com', 'example.com', 'bounce.example.com', '', '192.0.2.1', 'US', 'mail.google.com', 10, 'authorized', '2025-03-01T00:00:00Z', 'none', 'pass', 'pass', 'pass', ['pass']];
-  for (const [k, v] of Object.entries(over)) (base as unknown[])[COL[k as ColumnId]] = v;
+type Field = keyof typeof T | 'dkim';
+
+/** A tuple from field values; `dkim` gives the signatures' results (domain example.com, selector s1). */
+function tuple(over: Partial<Record<Field, unknown>> = {}): RowTuple {
+  const base: RowTuple = ['Google', 'google.com', 'example.com', 'bounce.example.com', '', '192.0.2.1', 'US', ['mail.google.com'], 10, 'authorized', '2025-03-01T00:00:00Z', 'none', 'pass', 'pass', 'pass', [['example.com', 's1', 'pass']], 'yes', []];
+  for (const [k, v] of Object.entries(over)) {
+    if (k === 'dkim') (base as unknown[])[T.dkims] = (v as string[]).map((r) => ['example.com', 's1', r]);
+    else (base as unknown[])[T[k as keyof typeof T]] = v;
+  }
   return base;
 }
 
@@ -16,18 +23,37 @@ function modelOf(rows: unknown[]): RecordsModel {
   return m;
 }
 
+const label = (r: string): string => (r === '' ? '(empty)' : r);
+
+/** What a column shows for a tuple, written the slow and obvious way. */
+function colText(t: RowTuple, c: ColumnId): string {
+  const pass = t[T.alignedSpf] === 'pass' || t[T.alignedDkim] === 'pass';
+  const dk = t[T.dkims];
+  switch (c) {
+    case 'dmarcResult': return pass ? 'pass' : 'fail';
+    case 'rdns': return t[T.rdns].join(', ');
+    case 'emails': return String(t[T.emails]);
+    case 'dkim': return dk.length ? `${dk.length} (${dk.map((d) => label(d[2])).join(', ')})` : '0';
+    case 'dkimDomains': return dk.map((d) => `d=${d[0] || '(none)'} s=${d[1] || '(none)'} ${label(d[2])}`).join('\n');
+    default: return String(t[T[c as keyof typeof T]]);
+  }
+}
+
 /** The reference: what a row matches, written the slow and obvious way. */
 function facetValues(t: RowTuple, f: FacetId): string[] {
-  if (f === 'dkim') return t[15].length ? [...new Set(t[15])] : [NO_SIGNATURES];
-  return [String(t[COL[f]])];
+  const dk = t[T.dkims];
+  if (f === 'dkim') return dk.length ? [...new Set(dk.map((d) => d[2]))] : [NO_SIGNATURES];
+  if (f === 'dkimDomain') return dk.length ? [...new Set(dk.map((d) => d[0]))] : [NO_SIGNATURES];
+  return [colText(t, f as ColumnId)];
 }
 
 function matchesSearch(t: RowTuple, q: string): boolean {
   const needle = q.trim().toLowerCase();
   if (!needle) return true;
-  const dk = t[15];
-  const text = t.map((v, c) => (c === COL.dkim ? (dk.length ? `${dk.length} (${dk.map((r) => (r === '' ? '(empty)' : r)).join(', ')})` : '0') : String(v)));
-  return text.some((s) => s.toLowerCase().includes(needle)) || text.join('\n').toLowerCase().includes(needle);
+  const extras = t[T.extras];
+  const parts = COLUMNS.map((c) => colText(t, c));
+  for (let k = 0; k < extras.length; k += 2) parts.push(`${extras[k]}=${extras[k + 1]}`);
+  return `${parts.join('\n')}\n`.toLowerCase().includes(needle);
 }
 
 function matchesFacet(t: RowTuple, f: FacetId, keys: readonly string[] | undefined): boolean {
@@ -35,24 +61,30 @@ function matchesFacet(t: RowTuple, f: FacetId, keys: readonly string[] | undefin
   return facetValues(t, f).some((v) => keys.includes(v));
 }
 
-function reference(rows: RowTuple[], q: Query): { visible: number[]; counts: Record<FacetId, Map<string, number>> } {
+function reference(rows: RowTuple[], q: Query): { visible: number[]; counts: Record<FacetId, Map<string, number>>; emails: Record<FacetId, Map<string, number>> } {
   const visible: number[] = [];
   const counts = Object.fromEntries(FACETS.map((f) => [f, new Map<string, number>()])) as Record<FacetId, Map<string, number>>;
+  const emails = Object.fromEntries(FACETS.map((f) => [f, new Map<string, number>()])) as Record<FacetId, Map<string, number>>;
   rows.forEach((t, i) => {
     if (!matchesSearch(t, q.search)) return;
+    const ms = Date.parse(t[T.date]);
+    if (q.days && !(ms >= q.days.startMs && ms <= q.days.endMs)) return;
     const ok = FACETS.map((f) => matchesFacet(t, f, q.facets[f]));
     if (ok.every(Boolean)) visible.push(i);
     for (const f of FACETS) {
       if (!FACETS.every((g, k) => g === f || ok[k])) continue;
-      for (const v of facetValues(t, f)) counts[f].set(v, (counts[f].get(v) ?? 0) + 1);
+      for (const v of facetValues(t, f)) {
+        counts[f].set(v, (counts[f].get(v) ?? 0) + 1);
+        emails[f].set(v, (emails[f].get(v) ?? 0) + t[T.emails]);
+      }
     }
   });
-  return { visible, counts };
+  return { visible, counts, emails };
 }
 
 describe('webview model: rows', () => {
   it('stores tuples column-wise with display text, emails, DKIM text and pass flags', () => {
-    const m = modelOf([tuple(), tuple({ dkim: ['pass', 'fail'], alignedSpf: 'fail', alignedDkim: 'fail', emails: 3 }), tuple({ dkim: [], alignedSpf: 'fail', alignedDkim: 'pass' })]);
+    const m = modelOf([tuple(), tuple({ dkim: ['pass', 'fail'], alignedSpf: 'fail', alignedDkim: 'fail', emails: 3 }), tuple({ dkim: [], alignedSpf: 'fail', alignedDkim: 'pass', extras: ['reportId', 'r-1'] })]);
     const s = m.store;
     assert.equal(m.length, 3);
     assert.equal(s.cell(0, 'source'), 'Google');
@@ -60,11 +92,15 @@ describe('webview model: rows', () => {
     assert.equal(s.cell(2, 'dkim'), '0');
     assert.equal(s.cell(1, 'emails'), '3');
     assert.equal(s.emails[1], 3);
-    assert.deepEqual([...s.passes.subarray(0, 3)], [1, 0, 1]);
+    assert.deepEqual([...s.dmarcPass.subarray(0, 3)], [1, 0, 1]);
+    assert.equal(s.cell(1, 'dmarcResult'), 'fail');
+    assert.equal(s.cell(1, 'dkimDomains'), 'd=example.com s=s1 pass\nd=example.com s=s1 fail');
+    assert.equal(s.extra(2, 'reportId'), 'r-1');
+    assert.deepEqual([...s.extraNames], ['reportId']);
   });
 
   it('reads malformed tuples as empty values instead of failing', () => {
-    const m = modelOf([null, 'x', [1, null, undefined, {}, '', '', '', '', 'many', 'authorized', '', '', '', '', '', 'not-a-list']]);
+    const m = modelOf([null, 'x', [1, null, undefined, {}, '', '', '', 'not-a-list', 'many', 'authorized', '', '', '', '', '', 'not-a-list', 5, [1, 2, 3]]]);
     assert.equal(m.length, 3);
     assert.equal(m.store.cell(0, 'source'), '');
     assert.equal(m.store.emails[2], 0);
@@ -96,13 +132,46 @@ describe('webview model: rows', () => {
   });
 });
 
+describe('webview model: fields', () => {
+  it('builds the same field indexes from many small chunks as from one append (past every initial capacity)', () => {
+    const rows = generateRows(5000, 31);
+    const whole = modelOf(rows);
+    const chunked = new RecordsModel();
+    const ids = ['source', 'dkimDomain', 'rdns', 'dkimPair', 'ipNetwork', 'extra:reportId'] as const;
+    for (let k = 0; k < rows.length; k += 700) {
+      chunked.append(rows.slice(k, k + 700), rows.length);
+      // Asked for between chunks, as a streaming panel does.
+      for (const id of ids) chunked.fields.get(id);
+    }
+    const valuesOf = (m: RecordsModel, id: (typeof ids)[number], i: number): string[] => {
+      const f = m.fields.get(id);
+      if (f.kind === 'single') return [f.dict[f.codes[i]!]!];
+      const out: string[] = [];
+      for (let j = f.start[i]!; j < f.start[i + 1]!; j++) out.push(f.dict[f.codes[j]!]!);
+      return out.sort();
+    };
+    for (const id of ids) {
+      for (let i = 0; i < rows.length; i++) assert.deepEqual(valuesOf(chunked, id, i), valuesOf(whole, id, i), `${id} row ${i}`);
+    }
+    // And against the tuples themselves.
+    for (let i = 0; i < rows.length; i += 37) {
+      const t = rows[i]!;
+      assert.deepEqual(valuesOf(chunked, 'source', i), [t[T.source]]);
+      assert.deepEqual(valuesOf(chunked, 'dkimDomain', i), t[T.dkims].length ? [...new Set(t[T.dkims].map((d) => d[0]))].sort() : [NO_SIGNATURES]);
+      assert.deepEqual(valuesOf(chunked, 'extra:reportId', i), [t[T.extras][1]]);
+    }
+    const q: Query = { search: '', facets: { dkim: ['fail'], source: ['Google', 'Mailchimp'] } };
+    assert.deepEqual([...chunked.compute(q).order], reference(rows, q).visible);
+  });
+});
+
 describe('webview model: search and facets', () => {
   const rows = generateRows(1500, 11);
-  rows.push(tuple({ source: 'ÄÖÜ Mailer', dkim: [] }), tuple({ category: '', spf: '' }));
+  rows.push(tuple({ source: 'ÄÖÜ Mailer', dkim: [] }), tuple({ category: '', spf: '' }), tuple({ extras: ['reportId', 'Report-XYZ-7'] }));
 
   it('matches a case-insensitive, trimmed substring across every field', () => {
     const m = modelOf(rows);
-    for (const q of ['GOOGLE', '  mail-1', '192.', 'äöü', '2 (pass', '(empty)', 'partially', 'zzz-nothing', 'T1', '\n']) {
+    for (const q of ['GOOGLE', '  mail-1', '192.', 'äöü', '2 (pass', '(empty)', 'partially', 'zzz-nothing', 'T1', '\n', 'k2', 's=selector1', 'mcsv.net', 'reportid=report-xyz', 'r-12']) {
       const expected = reference(rows, { search: q, facets: {} }).visible;
       assert.deepEqual([...m.compute({ search: q, facets: {} }).order], expected, `query ${JSON.stringify(q)}`);
     }
@@ -125,6 +194,9 @@ describe('webview model: search and facets', () => {
       { search: '', facets: { dkim: [NO_SIGNATURES, 'pass'], dmarc: ['reject'] } },
       { search: 'google', facets: { alignedSpf: ['pass'], alignedDkim: ['fail', 'none'], spf: [''] } },
       { search: '', facets: { category: [''] } },
+      { search: '', facets: { dkimDomain: ['mcsv.net', NO_SIGNATURES], source: ['Google'] } },
+      { search: '', facets: { dmarcResult: ['fail'], visibleFrom: ['example.org'] } },
+      { search: '', facets: {}, days: { startMs: Date.UTC(2025, 2, 1), endMs: Date.UTC(2025, 5, 1) - 1 } },
     ];
     for (const q of queries) assert.deepEqual([...m.compute(q).order], reference(rows, q).visible, JSON.stringify(q));
   });
@@ -145,7 +217,10 @@ describe('webview model: search and facets', () => {
       const ref = reference(rows, q);
       assert.deepEqual([...v.order], ref.visible);
       for (const f of FACETS) {
-        for (const o of v.facets[f]) assert.equal(o.count, ref.counts[f].get(o.key) ?? 0, `${f}=${o.key} in ${JSON.stringify(q)}`);
+        for (const o of v.facets[f]) {
+          assert.equal(o.count, ref.counts[f].get(o.key) ?? 0, `${f}=${o.key} in ${JSON.stringify(q)}`);
+          assert.equal(o.emails, ref.emails[f].get(o.key) ?? 0, `emails of ${f}=${o.key}`);
+        }
         for (const [key, count] of ref.counts[f]) assert.ok(v.facets[f].some((o) => o.key === key && o.count === count), `${f}=${key} listed`);
       }
     }
@@ -158,7 +233,7 @@ describe('webview model: search and facets', () => {
     assert.equal(cat?.label, '(empty)');
     assert.equal(v.facets.dkim.find((o) => o.key === NO_SIGNATURES)?.label, '(none)');
     const gone = v.facets.spf.find((o) => o.key === 'gone');
-    assert.deepEqual(gone, { key: 'gone', label: 'gone', count: 0, selected: true });
+    assert.deepEqual(gone, { key: 'gone', label: 'gone', count: 0, emails: 0, selected: true });
     assert.equal(v.order.length, 0);
     // Empty values come last.
     assert.equal(v.facets.category[v.facets.category.length - 1]!.key, '');
@@ -184,8 +259,7 @@ describe('webview model: sort', () => {
       for (const column of ['source', 'rdns', 'returnPath', 'category'] as ColumnId[]) {
         for (const descending of [false, true]) {
           const got = [...m.compute({ search: '', facets: {}, sort: { column, descending } }).order];
-          const c = COL[column];
-          assert.deepEqual(got, refSort(rows, descending, (a, b) => collator.compare(String(a[c]), String(b[c]))), `${column} ${descending} n=${n}`);
+          assert.deepEqual(got, refSort(rows, descending, (a, b) => collator.compare(colText(a, column), colText(b, column))), `${column} ${descending} n=${n}`);
         }
       }
     }

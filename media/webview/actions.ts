@@ -1,0 +1,199 @@
+/**
+ * What the user can do with rows: export (selected, else filtered), copy a row's JSON, the row
+ * context menu, the columns menu (show, hide, move), and the details pane's loading of a row's
+ * JSON from the host. Each asks the host and reports back on the toolbar's status line.
+ */
+import type { ColumnId } from '../../src/shared/columns';
+import type { GroupExportRow, RowDetail } from '../../src/shared/protocol';
+import type { RecordsModel, View } from './data/query';
+import type { DetailPane } from './detail';
+import { COLUMN_LABELS, plural } from './format';
+import type { MenuEntry } from './menu';
+import type { Selection } from './selection';
+import type { Toolbar } from './toolbar';
+import { request } from './vscode';
+
+const DETAIL_DELAY_MS = 60;
+const DETAIL_CACHE = 64;
+
+export interface ActionsHost {
+  view(): View;
+  sortedAll(): Uint32Array;
+  columns(): { order: ColumnId[]; hidden: Set<ColumnId> };
+  setColumns(order: ColumnId[], hidden: Set<ColumnId>): void;
+  selectAll(): void;
+  clearSelection(): void;
+}
+
+export class Actions {
+  private readonly detailCache = new Map<number, RowDetail>();
+  private detailTimer = 0;
+
+  constructor(
+    private readonly model: RecordsModel,
+    private readonly selection: Selection,
+    private readonly toolbar: Toolbar,
+    private readonly detail: DetailPane,
+    private readonly host: ActionsHost,
+  ) {}
+
+  resetDetail(): void {
+    this.detailCache.clear();
+    this.detail.showPlaceholder();
+  }
+
+  rowLabel(index: number): string {
+    const s = this.model.store;
+    return [s.cell(index, 'source'), s.cell(index, 'ipAddress')].filter(Boolean).join(' · ');
+  }
+
+  /** Shows the focused row in the details pane, asking the host for its JSON once. */
+  showFocused(open: boolean): void {
+    const index = this.selection.focus;
+    if (this.detailTimer) clearTimeout(this.detailTimer);
+    if (!open) return;
+    if (index < 0 || index >= this.model.length) {
+      this.detail.showPlaceholder();
+      return;
+    }
+    if (this.detail.shownIndex === index && !this.detailCache.has(index)) return;
+    const cached = this.detailCache.get(index);
+    if (cached) {
+      if (this.detail.shownIndex !== index) this.detail.show(cached, this.rowLabel(index));
+      return;
+    }
+    this.detail.showLoading(index, this.rowLabel(index));
+    this.detailTimer = window.setTimeout(() => {
+      this.detailTimer = 0;
+      request<RowDetail>({ type: 'getRow', index })
+        .then((d) => {
+          if (!d || typeof d !== 'object') throw new Error('The host sent no row.');
+          this.detailCache.set(index, d);
+          if (this.detailCache.size > DETAIL_CACHE) this.detailCache.delete(this.detailCache.keys().next().value!);
+          if (this.selection.focus === index) this.detail.show(d, this.rowLabel(index));
+        })
+        .catch((err: Error) => {
+          if (this.selection.focus === index) this.detail.showError(index, err.message);
+        });
+    }, DETAIL_DELAY_MS);
+  }
+
+  async copyFocused(): Promise<void> {
+    let index = this.selection.focus;
+    if (index < 0 && this.selection.count > 0) index = this.selection.selectedIn(this.host.view().order)[0] ?? -1;
+    if (index < 0) {
+      this.toolbar.setStatus('Select a row to copy its JSON.', true);
+      return;
+    }
+    try {
+      await request<null>({ type: 'copyRow', index });
+      this.toolbar.setStatus(`Copied row ${index + 1} as JSON.`, false);
+    } catch (err) {
+      this.toolbar.setStatus((err as Error).message, true);
+    }
+  }
+
+  async exportRows(format: 'json' | 'csv'): Promise<void> {
+    const selected = this.selection.count > 0;
+    // Selected rows in the current sort order (rows hidden by the filters included); or, with
+    // nothing selected, every filtered row as shown.
+    const indices = selected ? this.selection.selectedIn(this.host.sortedAll()) : this.host.view().order;
+    const what = selected ? 'selected' : 'filtered';
+    const label = format.toUpperCase();
+    if (indices.length === 0) {
+      this.toolbar.setStatus('No rows to export.', true);
+      return;
+    }
+    this.toolbar.setStatus(`Exporting ${plural(indices.length, `${what} row`, `${what} rows`)} as ${label}…`, false, true);
+    try {
+      const result = await request<{ count?: number } | null>({ type: 'export', format, indices: Array.from(indices), what });
+      const count = result && typeof result.count === 'number' ? result.count : indices.length;
+      this.toolbar.setStatus(`Exported ${plural(count, `${what} row`, `${what} rows`)} as ${label}.`, false);
+    } catch (err) {
+      this.toolbar.setStatus(`Export failed: ${(err as Error).message}`, true);
+    }
+  }
+
+  async exportGroups(format: 'json' | 'csv', title: string, rows: GroupExportRow[]): Promise<void> {
+    const label = format.toUpperCase();
+    if (rows.length === 0) {
+      this.toolbar.setStatus('No groups to export.', true);
+      return;
+    }
+    this.toolbar.setStatus(`Exporting ${plural(rows.length, 'group', 'groups')} as ${label}…`, false, true);
+    try {
+      await request<{ count?: number } | null>({ type: 'exportGroups', format, title: title.slice(0, 500), rows });
+      this.toolbar.setStatus(`Exported ${plural(rows.length, 'group', 'groups')} as ${label}.`, false);
+    } catch (err) {
+      this.toolbar.setStatus(`Export failed: ${(err as Error).message}`, true);
+    }
+  }
+
+  contextEntries(): MenuEntry[] {
+    const n = this.selection.count;
+    const filtered = this.host.view().order.length;
+    const scope = n > 0 ? plural(n, 'Selected Row', 'Selected Rows') : plural(filtered, 'Filtered Row', 'Filtered Rows');
+    const none = n === 0 && filtered === 0;
+    return [
+      { label: `Export ${scope} as JSON`, action: 'export-json', disabled: none },
+      { label: `Export ${scope} as CSV`, action: 'export-csv', disabled: none },
+      'separator',
+      { label: 'Copy Row JSON', action: 'copy-json', disabled: this.selection.focus < 0 },
+      'separator',
+      { label: 'Select All', action: 'select-all', disabled: filtered === 0 },
+      { label: 'Clear Selection', action: 'clear-selection', disabled: n === 0 },
+    ];
+  }
+
+  columnEntries(): MenuEntry[] {
+    const { order, hidden } = this.host.columns();
+    const visible = order.filter((c) => !hidden.has(c)).length;
+    const entries: MenuEntry[] = order.map((c) => ({
+      label: COLUMN_LABELS[c],
+      action: `toggle-column:${c}`,
+      checked: !hidden.has(c),
+      // The last visible column stays.
+      disabled: !hidden.has(c) && visible === 1,
+      keepOpen: true,
+      attrs: { 'data-column-toggle': c },
+    }));
+    entries.push('separator', { label: 'Show All Columns', action: 'show-all-columns', disabled: hidden.size === 0, keepOpen: true });
+    entries.push({ label: 'Reset Column Order and Widths', action: 'reset-columns', keepOpen: false });
+    return entries;
+  }
+
+  run(action: string): void {
+    const { order, hidden } = this.host.columns();
+    if (action.startsWith('toggle-column:')) {
+      const c = action.slice('toggle-column:'.length) as ColumnId;
+      if (!order.includes(c)) return;
+      if (hidden.has(c)) hidden.delete(c);
+      else if (order.filter((x) => !hidden.has(x)).length > 1) hidden.add(c);
+      this.host.setColumns(order, hidden);
+      return;
+    }
+    switch (action) {
+      case 'show-all-columns':
+        this.host.setColumns(order, new Set());
+        return;
+      case 'reset-columns':
+        this.host.setColumns([], new Set());
+        return;
+      case 'export-json':
+        void this.exportRows('json');
+        return;
+      case 'export-csv':
+        void this.exportRows('csv');
+        return;
+      case 'copy-json':
+        void this.copyFocused();
+        return;
+      case 'select-all':
+        this.host.selectAll();
+        return;
+      case 'clear-selection':
+        this.host.clearSelection();
+        return;
+    }
+  }
+}

@@ -1,0 +1,248 @@
+/**
+ * The analysis above the records: the trend, the groups table with its Group by controls, and the
+ * chips of the filters they set (days, groups). It computes from the view with the DOM-free
+ * modules in data/ and renders the three components; every choice goes back to the one view state
+ * through `AnalysisHost`.
+ */
+import type { GroupExportRow, ViewState } from '../../src/shared/protocol';
+import { GROUP_FIELDS, type GroupField, type TrendSplit } from '../../src/shared/columns';
+import { computeGroups, sortGroups, type GroupStats } from './data/groups';
+import { isMultiField } from './data/fields';
+import type { RecordsModel, View } from './data/query';
+import { bucketIndex, bucketRange, computeTrend, trendUnit, type Trend } from './data/trend';
+import { el, iconButton } from './dom';
+import { formatDay, groupLabel, plural, valueLabel } from './format';
+import { GroupsTable, type GroupLine, type GroupSortKey } from './groups';
+import { bucketLabel, TrendPanel } from './trend';
+
+export interface AnalysisHost {
+  /** Applies a change to the view state and recomputes. */
+  change(patch: Partial<ViewState>): void;
+  exportGroups(format: 'json' | 'csv', title: string, rows: GroupExportRow[]): void;
+}
+
+const SPLIT_FIELD: Record<Exclude<TrendSplit, 'group'>, GroupField> = { category: 'category', dmarcResult: 'dmarcResult', dmarc: 'dmarc' };
+
+export class Analysis {
+  readonly trend: TrendPanel;
+  readonly groups: GroupsTable;
+  readonly chips: HTMLElement;
+  readonly controls: HTMLElement;
+  private readonly groupBy: HTMLSelectElement;
+  private readonly thenBy: HTMLSelectElement;
+  private state!: ViewState;
+  private range = { startMs: 0, endMs: 0 };
+  private trendData: Trend | undefined;
+  private sort: { by: GroupSortKey; descending: boolean } = { by: 'emails', descending: true };
+  private readonly expanded = new Set<string>();
+  private extraNames = '';
+  private lastView: View | undefined;
+
+  constructor(
+    private readonly model: RecordsModel,
+    private readonly host: AnalysisHost,
+  ) {
+    this.trend = new TrendPanel({
+      onSplit: (trendSplit) => this.host.change({ trendSplit }),
+      onShare: (share) => this.host.change({ share }),
+      onChoose: (r) => this.chooseBars(r),
+    });
+    this.groupBy = el('select', { class: 'select', attrs: { id: 'group-by', 'data-testid': 'group-by' } });
+    this.thenBy = el('select', { class: 'select', attrs: { id: 'then-by', 'data-testid': 'then-by', 'aria-label': 'Then by' } });
+    this.controls = el('div', { class: 'group-controls' }, [
+      el('label', { text: 'Group by', attrs: { for: 'group-by' } }),
+      this.groupBy,
+      el('label', { class: 'then-label', text: 'then by', attrs: { for: 'then-by' } }),
+      this.thenBy,
+    ]);
+    this.fillSelects();
+    this.groupBy.addEventListener('change', () => {
+      const v = this.groupBy.value;
+      this.expanded.clear();
+      this.host.change({ groupBy: v ? (v as GroupField) : undefined, thenBy: undefined, ...(v ? {} : { trendSplit: this.state.trendSplit === 'group' ? 'category' : this.state.trendSplit }) });
+    });
+    this.thenBy.addEventListener('change', () => {
+      this.expanded.clear();
+      this.host.change({ thenBy: this.thenBy.value ? (this.thenBy.value as GroupField) : undefined });
+    });
+    this.groups = new GroupsTable(
+      {
+        onChoose: (line) => this.chooseGroup(line),
+        onExpand: (line, open) => {
+          if (open) this.expanded.add(line.stats.key);
+          else this.expanded.delete(line.stats.key);
+          this.renderGroups();
+        },
+        onSort: (by) => {
+          const numericFirst = by !== 'key';
+          this.sort = this.sort.by === by ? { by, descending: !this.sort.descending } : { by, descending: numericFirst };
+          this.renderGroups();
+        },
+        onExport: (format) => this.exportGroups(format),
+      },
+      this.controls,
+    );
+    this.chips = el('div', { class: 'chips', attrs: { 'data-testid': 'chips', role: 'list', 'aria-label': 'Active filters' } });
+  }
+
+  private fillSelects(): void {
+    const extras = [...this.model.store.extraNames].sort();
+    const key = extras.join('\n');
+    if (key === this.extraNames && this.groupBy.options.length) return;
+    this.extraNames = key;
+    const options = (withNone: string): HTMLOptionElement[] => [
+      el('option', { text: withNone, attrs: { value: '' } }),
+      ...GROUP_FIELDS.map((f) => el('option', { text: groupLabel(f), attrs: { value: f } })),
+      ...extras.map((x) => el('option', { text: `${x} (extra field)`, attrs: { value: `extra:${x}` } })),
+    ];
+    this.groupBy.replaceChildren(...options('Nothing'));
+    this.thenBy.replaceChildren(...options('—'));
+  }
+
+  setRange(startMs: number, endMs: number): void {
+    this.range = { startMs, endMs };
+  }
+
+  update(state: ViewState, view: View): void {
+    this.state = state;
+    this.lastView = view;
+    this.fillSelects();
+    this.groupBy.value = state.groupBy ?? '';
+    this.thenBy.value = state.thenBy ?? '';
+    this.thenBy.disabled = !state.groupBy;
+    this.renderTrend(view);
+    this.renderGroups();
+    this.renderChips();
+  }
+
+  private renderTrend(view: View): void {
+    const s = this.state;
+    const splitId: GroupField | undefined = s.trendSplit === 'group' ? s.groupBy : SPLIT_FIELD[s.trendSplit];
+    const split = splitId ? this.model.fields.get(splitId) : undefined;
+    const t = computeTrend(view.trendRows, this.model.store, this.range, split, { top: 8 });
+    this.trendData = t;
+    const chosen = s.days ? { from: Math.max(0, bucketIndex(s.days.startMs, t.starts, t.unit)), to: bucketIndex(s.days.endMs, t.starts, t.unit) } : undefined;
+    if (chosen && chosen.to < 0) chosen.to = t.starts.length - 1;
+    this.trend.update({
+      trend: t,
+      split: s.trendSplit === 'group' && !s.groupBy ? 'category' : s.trendSplit,
+      share: s.share,
+      labelOf: (k) => (k === 'other' ? 'Other' : k === 'emails' ? 'Emails' : valueLabel(k)),
+      chosen,
+      groupSplitAvailable: !!s.groupBy,
+    });
+  }
+
+  private chooseBars(r: { from: number; to: number } | undefined): void {
+    const t = this.trendData;
+    if (!r || !t) {
+      this.host.change({ days: undefined });
+      return;
+    }
+    const { startMs, endMs } = bucketRange(t.starts, t.unit, r.from, r.to);
+    this.host.change({ days: { startMs, endMs } });
+  }
+
+  /** The level-0 groups, and the level-1 groups of each open one. */
+  private lines(): { lines: GroupLine[]; total: number; multi: boolean } {
+    const s = this.state;
+    const view = this.lastView;
+    if (!s.groupBy || !view) return { lines: [], total: 0, multi: false };
+    const field = this.model.fields.get(s.groupBy);
+    const result = computeGroups(view.order, this.model.store, field);
+    const sorted = sortGroups(result.groups, this.sort.by, this.sort.descending);
+    const lines: GroupLine[] = [];
+    const then = s.thenBy ? this.model.fields.get(s.thenBy) : undefined;
+    let multi = result.multi;
+    for (const g of sorted) {
+      const open = !!then && this.expanded.has(g.key);
+      lines.push({ level: 0, stats: g, expandable: !!then, expanded: open });
+      if (open && then) {
+        const sub = computeGroups(view.order, this.model.store, then, { field, code: g.code });
+        multi ||= sub.multi;
+        for (const c of sortGroups(sub.groups, this.sort.by, this.sort.descending)) lines.push({ level: 1, stats: c, parent: g });
+      }
+    }
+    return { lines, total: result.emails, multi };
+  }
+
+  private renderGroups(): void {
+    const s = this.state;
+    this.groups.setOpen(!!s.groupBy);
+    if (!s.groupBy) return;
+    const { lines, total, multi } = this.lines();
+    const level0 = lines.filter((l) => l.level === 0).length;
+    this.groups.update(lines, total, this.sort, `${plural(level0, 'group', 'groups')} by ${groupLabel(s.groupBy)}${s.thenBy ? ` → ${groupLabel(s.thenBy)}` : ''}`, multi);
+  }
+
+  private chooseGroup(line: GroupLine): void {
+    const s = this.state;
+    if (!s.groupBy) return;
+    const filters = s.groups.filter((g) => g.field !== s.groupBy && g.field !== s.thenBy);
+    const key = line.level === 1 ? line.parent!.key : line.stats.key;
+    filters.push({ field: s.groupBy, key });
+    if (line.level === 1 && s.thenBy) filters.push({ field: s.thenBy, key: line.stats.key });
+    this.host.change({ groups: filters.slice(-4) });
+  }
+
+  private renderChips(): void {
+    const s = this.state;
+    const chips: HTMLElement[] = [];
+    const chip = (label: string, testid: string, remove: () => void): HTMLElement => {
+      const x = iconButton('close', `Remove the filter ${label}`, `${testid}-remove`);
+      x.addEventListener('click', remove);
+      return el('span', { class: 'chip', attrs: { role: 'listitem', 'data-testid': testid } }, [el('span', { class: 'chip-label', text: label }), x]);
+    };
+    if (s.days && this.trendData) {
+      const t = this.trendData;
+      const a = bucketLabel(t.unit, s.days.startMs);
+      const b = t.unit === 'day' ? formatDay(s.days.endMs) : bucketLabel(t.unit, s.days.endMs - (t.unit === 'hour' ? 3_599_999 : 604_799_999));
+      chips.push(chip(a === b ? `Date: ${a}` : `Date: ${a} – ${b}`, 'chip-days', () => this.host.change({ days: undefined })));
+    }
+    s.groups.forEach((g, k) => {
+      chips.push(chip(`${groupLabel(g.field)}: ${valueLabel(g.key)}`, `chip-group-${k}`, () => this.host.change({ groups: s.groups.filter((_, j) => j !== k) })));
+    });
+    this.chips.replaceChildren(...chips);
+    this.chips.hidden = chips.length === 0;
+  }
+
+  private exportGroups(format: 'json' | 'csv'): void {
+    const s = this.state;
+    const view = this.lastView;
+    if (!s.groupBy || !view) return;
+    const field = this.model.fields.get(s.groupBy);
+    const top = computeGroups(view.order, this.model.store, field);
+    const then = s.thenBy ? this.model.fields.get(s.thenBy) : undefined;
+    const rows: GroupExportRow[] = [];
+    const row = (g: GroupStats, total: number, group: string, subgroup?: string): GroupExportRow => ({
+      group,
+      ...(subgroup !== undefined ? { subgroup } : {}),
+      rows: g.rows,
+      emails: g.emails,
+      share: total > 0 ? g.emails / total : null,
+      dmarcPass: g.emails > 0 ? g.passEmails / g.emails : null,
+      alignedSpf: g.emails > 0 ? g.spfEmails / g.emails : null,
+      alignedDkim: g.emails > 0 ? g.dkimEmails / g.emails : null,
+      delivered: g.disposition[0]!,
+      quarantined: g.disposition[1]!,
+      rejected: g.disposition[2]!,
+      first: Number.isFinite(g.firstMs) ? new Date(g.firstMs).toISOString() : '',
+      last: Number.isFinite(g.lastMs) ? new Date(g.lastMs).toISOString() : '',
+    });
+    for (const g of sortGroups(top.groups, this.sort.by, this.sort.descending)) {
+      rows.push(row(g, top.emails, g.key));
+      if (then) for (const c of sortGroups(computeGroups(view.order, this.model.store, then, { field, code: g.code }).groups, this.sort.by, this.sort.descending)) rows.push(row(c, top.emails, g.key, c.key));
+    }
+    this.host.exportGroups(format, `${groupLabel(s.groupBy)}${s.thenBy ? ` → ${groupLabel(s.thenBy)}` : ''}`, rows);
+  }
+
+  /** What the trend unit of the panel's range is (for the bench and tests). */
+  get unit(): Trend['unit'] {
+    return trendUnit(this.range.startMs, this.range.endMs);
+  }
+
+  /** Whether the groups' field puts a row in several groups. */
+  get multiValued(): boolean {
+    return !!this.state.groupBy && isMultiField(this.state.groupBy);
+  }
+}

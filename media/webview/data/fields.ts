@@ -1,0 +1,167 @@
+/**
+ * Fields as dictionary-coded typed arrays (fieldTypes.ts), for facets, groups and the trend's
+ * split: built on first use and extended as rows are appended, so a field costs nothing until
+ * it is asked for and a streamed chunk costs only its own rows.
+ */
+import { GROUP_FIELDS, type ColumnId, type FacetId, type GroupField } from '../../../src/shared/columns';
+import { NO_SIGNATURES } from '../format';
+import type { FieldIndex } from './fieldTypes';
+import { networkKey } from './network';
+import { COL, type RowStore } from './store';
+
+/** Any field a facet, a group-by or a split can use. */
+export type FieldId = FacetId | GroupField;
+
+/** The value of a row without any (no DKIM signature, no rDNS name). */
+export const NO_VALUE = NO_SIGNATURES;
+
+const COLUMN_FIELDS: Partial<Record<string, ColumnId>> = {
+  source: 'source', ipAddress: 'ipAddress', reporter: 'reporter', visibleFrom: 'visibleFrom', returnPath: 'returnPath',
+  to: 'to', ipCountryCode: 'ipCountryCode', spf: 'spf', alignedSpf: 'alignedSpf', alignedDkim: 'alignedDkim',
+  dmarcResult: 'dmarcResult', category: 'category', dmarc: 'dmarc', dkimAligned: 'dkimAligned',
+};
+
+type MultiOf = (store: RowStore, i: number) => readonly string[];
+const MULTI_FIELDS: Partial<Record<string, MultiOf>> = {
+  rdns: (s, i) => s.rdns[i]!,
+  dkim: (s, i) => s.dkims[i]!.map((d) => d.result),
+  dkimDomain: (s, i) => s.dkims[i]!.map((d) => d.domain),
+  dkimSelector: (s, i) => s.dkims[i]!.map((d) => d.selector),
+  dkimPair: (s, i) => s.dkims[i]!.map((d) => `${d.domain} s=${d.selector}`),
+};
+
+export function isMultiField(id: FieldId): boolean {
+  return MULTI_FIELDS[id] !== undefined;
+}
+
+/** Whether `id` names a field (a built-in one, or `extra:<name>`). Untrusted input (saved state) goes through this. */
+export function isFieldId(id: unknown): id is FieldId {
+  if (typeof id !== 'string') return false;
+  if (id.startsWith('extra:')) return id.length > 6 && id.length <= 206;
+  return (GROUP_FIELDS as readonly string[]).includes(id) || id === 'dkim';
+}
+
+class Builder {
+  readonly dict: string[] = [];
+  private readonly index = new Map<string, number>();
+  codes = new Uint32Array(1024);
+  start: Uint32Array | undefined;
+  used = 0;
+  built = 0;
+
+  constructor(
+    readonly generation: number,
+    multi: boolean,
+  ) {
+    if (multi) this.start = new Uint32Array(1025);
+  }
+
+  code(value: string): number {
+    let c = this.index.get(value);
+    if (c === undefined) {
+      c = this.dict.length;
+      this.index.set(value, c);
+      this.dict.push(value);
+    }
+    return c;
+  }
+
+  find(value: string): number | undefined {
+    return this.index.get(value);
+  }
+
+  reserve(codes: number, rows: number): void {
+    if (this.codes.length < codes) {
+      const b = new Uint32Array(Math.max(codes, this.codes.length * 2));
+      // A multi-valued field has `used` codes; a single-valued one a code per built row.
+      b.set(this.codes.subarray(0, this.start ? this.used : this.built));
+      this.codes = b;
+    }
+    if (this.start && this.start.length < rows + 1) {
+      const b = new Uint32Array(Math.max(rows + 1, this.start.length * 2));
+      b.set(this.start.subarray(0, this.built + 1));
+      this.start = b;
+    }
+  }
+
+  view(): FieldIndex {
+    return this.start ? { kind: 'multi', dict: this.dict, start: this.start, codes: this.codes } : { kind: 'single', dict: this.dict, codes: this.codes };
+  }
+}
+
+export class Fields {
+  private readonly builders = new Map<FieldId, Builder>();
+  private readonly networks = new Map<string, string>();
+
+  constructor(private readonly store: RowStore) {}
+
+  /** The field's index over every row stored now. */
+  get(id: FieldId): FieldIndex {
+    return this.builder(id).view();
+  }
+
+  /** The code of a value in a field, if any row has it. */
+  find(id: FieldId, value: string): number | undefined {
+    return this.builder(id).find(value);
+  }
+
+  /** The value of a single-valued field on one row (for labels and exports). */
+  valueOf(id: FieldId, row: number): string {
+    const col = COLUMN_FIELDS[id];
+    if (col) return this.store.text[COL[col]]![row] ?? '';
+    if (id === 'ipNetwork') return this.network(this.store.cell(row, 'ipAddress'));
+    if (id.startsWith('extra:')) return this.store.extra(row, id.slice(6));
+    return '';
+  }
+
+  private network(ip: string): string {
+    let key = this.networks.get(ip);
+    if (key === undefined) {
+      key = networkKey(ip);
+      this.networks.set(ip, key);
+    }
+    return key;
+  }
+
+  private builder(id: FieldId): Builder {
+    const s = this.store;
+    let b = this.builders.get(id);
+    if (!b || b.generation !== s.generation) {
+      b = new Builder(s.generation, isMultiField(id));
+      this.builders.set(id, b);
+      if (id === 'ipNetwork') this.networks.clear();
+    }
+    if (b.built < s.length) this.extend(id, b);
+    return b;
+  }
+
+  private extend(id: FieldId, b: Builder): void {
+    const s = this.store;
+    const n = s.length;
+    const multi = MULTI_FIELDS[id];
+    if (!multi) {
+      b.reserve(n, n);
+      const col = COLUMN_FIELDS[id];
+      const text = col ? s.text[COL[col]]! : undefined;
+      for (let i = b.built; i < n; i++) b.codes[i] = b.code(text ? text[i]! : this.valueOf(id, i));
+      b.built = n;
+      return;
+    }
+    const start = () => b.start!;
+    for (let i = b.built; i < n; i++) {
+      const values = multi(s, i);
+      b.reserve(b.used + Math.max(1, values.length), i + 1);
+      const first = b.used;
+      if (values.length === 0) b.codes[b.used++] = b.code(NO_VALUE);
+      for (const v of values) {
+        const c = b.code(v);
+        let seen = false;
+        for (let j = first; j < b.used; j++) if (b.codes[j] === c) seen = true;
+        if (!seen) b.codes[b.used++] = c;
+      }
+      start()[i + 1] = b.used;
+      // reserve() copies what is built so far when it grows the arrays.
+      b.built = i + 1;
+    }
+  }
+}

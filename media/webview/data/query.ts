@@ -1,0 +1,275 @@
+/**
+ * The records table's view, DOM-free: the rows (store.ts) plus the caches that make re-sorting
+ * and re-filtering cheap, and one pass that applies the search, the facets, the day range and
+ * the group filters, counting facet values (rows and emails) on the way.
+ */
+import { COLUMNS, FACETS, type ColumnId, type FacetId } from '../../../src/shared/columns';
+import { facetOptions, type FacetOption } from './facetOptions';
+import type { FieldIndex } from './fieldTypes';
+import { Fields, type FieldId } from './fields';
+import { rankColumn, sortByRank, type Ranks, type SortSpec } from './ranks';
+import { RowStore } from './store';
+import { summarize, type Summary } from './summary';
+
+export type { SortSpec };
+
+/** A filter to one value of a field: a group chosen in the groups table. */
+export interface GroupFilter {
+  field: FieldId;
+  key: string;
+}
+
+export interface Query {
+  search: string;
+  facets: Partial<Record<FacetId, readonly string[]>>;
+  sort?: SortSpec | undefined;
+  /** Only rows dated within these instants (inclusive): the days chosen on the trend. */
+  days?: { startMs: number; endMs: number } | undefined;
+  /** Only rows with each of these values (AND). */
+  groups?: readonly GroupFilter[] | undefined;
+}
+
+export interface View {
+  /** Row indices in display order. */
+  order: Uint32Array;
+  /** Display position of each row index, -1 when filtered out. */
+  posOf: Int32Array;
+  /** Rows passing every filter but the day range: what the trend draws. */
+  trendRows: Uint32Array;
+  facets: Record<FacetId, FacetOption[]>;
+  summary: Summary;
+}
+
+export interface Timings {
+  sortMs: number;
+  filterMs: number;
+}
+
+interface ActiveFacet {
+  f: number;
+  field: FieldIndex;
+  allowed: Uint8Array;
+}
+
+function allows(field: FieldIndex, allowed: Uint8Array, i: number): boolean {
+  if (field.kind === 'single') return allowed[field.codes[i]!] === 1;
+  for (let j = field.start[i]!, e = field.start[i + 1]!; j < e; j++) if (allowed[field.codes[j]!]) return true;
+  return false;
+}
+
+export class RecordsModel {
+  readonly store = new RowStore();
+  readonly fields = new Fields(this.store);
+  private readonly ranks = new Map<ColumnId, Ranks>();
+  private sorted: { key: string; version: number; order: Uint32Array } | undefined;
+  private searchCache: { query: string; version: number; generation: number; length: number; mask: Uint8Array } | undefined;
+  private totals: { version: number; counts: Uint32Array[] } | undefined;
+  readonly timings: Timings = { sortMs: 0, filterMs: 0 };
+
+  get length(): number {
+    return this.store.length;
+  }
+
+  clear(): void {
+    this.store.clear();
+    this.ranks.clear();
+    this.sorted = undefined;
+    this.searchCache = undefined;
+    this.totals = undefined;
+  }
+
+  append(tuples: readonly unknown[], expectedTotal = 0): void {
+    this.store.append(tuples, expectedTotal);
+  }
+
+  /** The sort ranks of a column, computed once per store version. */
+  ranksOf(column: ColumnId): Ranks {
+    const s = this.store;
+    const cached = this.ranks.get(column);
+    if (cached && cached.version === s.version) return cached;
+    const r = rankColumn(s, column);
+    r.version = s.version;
+    this.ranks.set(column, r);
+    return r;
+  }
+
+  /** Computes the ranks of columns not yet ranked, one at a time (for idle callbacks). Returns false when all are done. */
+  prerankNext(): boolean {
+    for (const column of COLUMNS) {
+      const cached = this.ranks.get(column);
+      if (!cached || cached.version !== this.store.version) {
+        this.ranksOf(column);
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Every row index in sort order (unfiltered). */
+  sortedOrder(sort: SortSpec | undefined): Uint32Array {
+    const s = this.store;
+    const key = sort ? `${sort.column}:${sort.descending ? 'd' : 'a'}` : '';
+    if (this.sorted && this.sorted.key === key && this.sorted.version === s.version) return this.sorted.order;
+    const t0 = performance.now();
+    let order: Uint32Array;
+    if (!sort) {
+      order = new Uint32Array(s.length);
+      for (let i = 0; i < s.length; i++) order[i] = i;
+    } else {
+      const r = this.ranksOf(sort.column);
+      order = sortByRank(r.rank, r.distinct, s.length, sort.descending);
+    }
+    this.timings.sortMs = performance.now() - t0;
+    this.sorted = { key, version: s.version, order };
+    return order;
+  }
+
+  /** 1 for each row whose haystack contains the query (lowercased, trimmed); undefined when there is no query. */
+  private searchMask(query: string): Uint8Array | undefined {
+    const q = query.trim().toLowerCase();
+    if (q === '') return undefined;
+    const s = this.store;
+    const prev = this.searchCache;
+    let mask: Uint8Array;
+    if (prev && prev.query === q && prev.version === s.version) return prev.mask;
+    if (prev && prev.query === q && prev.generation === s.generation && prev.length <= s.length) {
+      // Rows were appended: only the new ones need a look.
+      mask = new Uint8Array(s.length);
+      mask.set(prev.mask.subarray(0, prev.length));
+      for (let i = prev.length; i < s.length; i++) if (s.hay[i]!.includes(q)) mask[i] = 1;
+    } else if (prev && prev.version === s.version && q.includes(prev.query)) {
+      // A longer query can only match rows the shorter one matched.
+      mask = new Uint8Array(s.length);
+      const pm = prev.mask;
+      for (let i = 0; i < s.length; i++) if (pm[i] && s.hay[i]!.includes(q)) mask[i] = 1;
+    } else {
+      mask = new Uint8Array(s.length);
+      for (let i = 0; i < s.length; i++) if (s.hay[i]!.includes(q)) mask[i] = 1;
+    }
+    this.searchCache = { query: q, version: s.version, generation: s.generation, length: s.length, mask };
+    return mask;
+  }
+
+  /** How many rows carry each facet value over all rows (orders the short facets' options). */
+  private facetTotals(fields: FieldIndex[]): Uint32Array[] {
+    const s = this.store;
+    if (this.totals && this.totals.version === s.version) return this.totals.counts;
+    const counts = fields.map((field) => {
+      const c = new Uint32Array(field.dict.length);
+      if (field.kind === 'single') for (let i = 0; i < s.length; i++) c[field.codes[i]!]!++;
+      else for (let j = 0, e = field.start[s.length]!; j < e; j++) c[field.codes[j]!]!++;
+      return c;
+    });
+    this.totals = { version: s.version, counts };
+    return counts;
+  }
+
+  /** Rows (1) that have every group filter's value; undefined without group filters. */
+  private groupMask(groups: readonly GroupFilter[] | undefined): Uint8Array | undefined {
+    if (!groups || groups.length === 0) return undefined;
+    const n = this.store.length;
+    const mask = new Uint8Array(n).fill(1);
+    for (const g of groups) {
+      const field = this.fields.get(g.field);
+      const code = this.fields.find(g.field, g.key);
+      const allowed = new Uint8Array(field.dict.length);
+      if (code !== undefined) allowed[code] = 1;
+      for (let i = 0; i < n; i++) if (mask[i] && !allows(field, allowed, i)) mask[i] = 0;
+    }
+    return mask;
+  }
+
+  /** The view for a query: filtered rows in sort order, facet options with counts, summary. */
+  compute(query: Query): View {
+    const s = this.store;
+    const n = s.length;
+    const order = this.sortedOrder(query.sort);
+    const t0 = performance.now();
+    const mask = this.searchMask(query.search);
+    const gmask = this.groupMask(query.groups);
+    const fields = FACETS.map((f) => this.fields.get(f));
+    const active: ActiveFacet[] = [];
+    FACETS.forEach((id, f) => {
+      const keys = query.facets[id];
+      if (!keys || keys.length === 0) return;
+      const field = fields[f]!;
+      const allowed = new Uint8Array(field.dict.length);
+      for (const k of keys) {
+        const code = this.fields.find(id, k);
+        if (code !== undefined) allowed[code] = 1;
+      }
+      active.push({ f, field, allowed });
+    });
+    const rows = fields.map((field) => new Uint32Array(field.dict.length));
+    const emails = fields.map((field) => new Float64Array(field.dict.length));
+    const visible = new Uint8Array(n);
+    const inTrend = new Uint8Array(n);
+    const days = query.days;
+    const dlo = days ? days.startMs : 0;
+    const dhi = days ? days.endMs : 0;
+    const dates = s.dateMs;
+    const nActive = active.length;
+    let visibleCount = 0;
+    let trendCount = 0;
+
+    for (let i = 0; i < n; i++) {
+      if (mask !== undefined && mask[i] === 0) continue;
+      if (gmask !== undefined && gmask[i] === 0) continue;
+      let fails = 0;
+      let failed = -1;
+      for (let a = 0; a < nActive; a++) {
+        const af = active[a]!;
+        if (!allows(af.field, af.allowed, i)) {
+          fails++;
+          failed = af.f;
+          if (fails > 1) break;
+        }
+      }
+      if (fails > 1) continue;
+      if (fails === 0) {
+        inTrend[i] = 1;
+        trendCount++;
+      }
+      // The day range narrows the table and the counts, not the trend it was chosen on.
+      if (days && !(dates[i]! >= dlo && dates[i]! <= dhi)) continue;
+      if (fails === 0) {
+        visible[i] = 1;
+        visibleCount++;
+      }
+      const e = s.emails[i]!;
+      for (let f = 0; f < fields.length; f++) {
+        if (fails === 1 && f !== failed) continue;
+        const field = fields[f]!;
+        if (field.kind === 'single') {
+          const c = field.codes[i]!;
+          rows[f]![c]!++;
+          emails[f]![c]! += e;
+        } else {
+          for (let j = field.start[i]!, end = field.start[i + 1]!; j < end; j++) {
+            const c = field.codes[j]!;
+            rows[f]![c]!++;
+            emails[f]![c]! += e;
+          }
+        }
+      }
+    }
+
+    const out = new Uint32Array(visibleCount);
+    const trendRows = new Uint32Array(trendCount);
+    const posOf = new Int32Array(n).fill(-1);
+    let p = 0;
+    let q = 0;
+    for (let k = 0; k < n; k++) {
+      const i = order[k]!;
+      if (inTrend[i]) trendRows[q++] = i;
+      if (visible[i]) {
+        posOf[i] = p;
+        out[p++] = i;
+      }
+    }
+    const summary = summarize(s, out);
+    const facets = facetOptions(FACETS, fields, this.facetTotals(fields), rows, emails, query.facets);
+    this.timings.filterMs = performance.now() - t0;
+    return { order: out, posOf, trendRows, facets, summary };
+  }
+}

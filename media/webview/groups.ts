@@ -1,0 +1,231 @@
+/**
+ * The groups table: the filtered rows grouped by a field (and optionally a second one under each
+ * group), with email-weighted rates per group. A virtual grid labelled "Groups": sortable headers,
+ * Up/Down to move, Right/Left to open or close a group's second level, Enter or a click to filter
+ * the records to that group.
+ */
+import type { GroupStats } from './data/groups';
+import { el, icon, iconButton } from './dom';
+import { formatCount, formatDay, formatPercent, plural, valueLabel } from './format';
+
+export type GroupSortKey = 'key' | 'rows' | 'emails' | 'share' | 'pass' | 'spf' | 'dkim' | 'first' | 'last';
+
+export interface GroupLine {
+  level: 0 | 1;
+  stats: GroupStats;
+  /** The level-0 group a subgroup belongs to. */
+  parent?: GroupStats;
+  expanded?: boolean;
+  expandable?: boolean;
+}
+
+export interface GroupsHost {
+  onChoose(line: GroupLine): void;
+  onExpand(line: GroupLine, open: boolean): void;
+  onSort(by: GroupSortKey): void;
+  onExport(format: 'json' | 'csv'): void;
+}
+
+const COLS: { id: GroupSortKey | 'disposition'; label: string; title: string; numeric?: boolean }[] = [
+  { id: 'key', label: 'Group', title: 'The value rows are grouped by' },
+  { id: 'rows', label: 'Rows', title: 'Report rows', numeric: true },
+  { id: 'emails', label: 'Emails', title: 'Emails (the rows’ counts)', numeric: true },
+  { id: 'share', label: 'Share', title: 'Share of the emails', numeric: true },
+  { id: 'pass', label: 'DMARC', title: 'DMARC pass, email-weighted', numeric: true },
+  { id: 'spf', label: 'SPF', title: 'Aligned SPF pass, email-weighted', numeric: true },
+  { id: 'dkim', label: 'DKIM', title: 'Aligned DKIM pass, email-weighted', numeric: true },
+  { id: 'disposition', label: 'Disposition', title: 'Emails delivered, quarantined and rejected' },
+  { id: 'first', label: 'First', title: 'First report date (UTC)' },
+  { id: 'last', label: 'Last', title: 'Last report date (UTC)' },
+];
+const ROW_HEIGHT = 24;
+const rate = (part: number, whole: number): string => formatPercent(whole > 0 ? part / whole : Number.NaN);
+
+export class GroupsTable {
+  readonly element: HTMLElement;
+  readonly grid: HTMLElement;
+  private readonly body: HTMLElement;
+  private readonly spacer: HTMLElement;
+  private readonly note: HTMLElement;
+  private readonly multi: HTMLElement;
+  private readonly exports: HTMLElement[];
+  private readonly headers = new Map<string, HTMLElement>();
+  private lines: GroupLine[] = [];
+  private total = 0;
+  private cursor = 0;
+  private height = 0;
+
+  constructor(private readonly host: GroupsHost, controls: HTMLElement) {
+    this.element = el('section', { class: 'groups', attrs: { 'data-testid': 'groups', 'aria-label': 'Groups' } });
+    const bar = el('div', { class: 'groups-bar' });
+    this.note = el('span', { class: 'muted groups-note', attrs: { 'data-testid': 'groups-note' } });
+    const json = iconButton('json', 'Export the groups as JSON', 'groups-export-json');
+    json.addEventListener('click', () => this.host.onExport('json'));
+    const csv = iconButton('table', 'Export the groups as CSV', 'groups-export-csv');
+    csv.addEventListener('click', () => this.host.onExport('csv'));
+    this.exports = [json, csv];
+    bar.append(controls, this.note, el('span', { class: 'spacer' }), json, csv);
+    this.multi = el('div', { class: 'groups-multi', attrs: { 'data-testid': 'groups-multi', role: 'note' } }, [
+      icon('info'),
+      el('span', { text: 'A row with several values (DKIM signatures, rDNS names) is in the group of each: shares and group totals can add up to more than 100%.' }),
+    ]);
+    this.multi.hidden = true;
+    this.grid = el('div', { class: 'groups-grid', attrs: { role: 'grid', 'aria-label': 'Groups', tabindex: 0, 'aria-colcount': COLS.length, 'data-testid': 'groups-grid' } });
+    const head = el('div', { class: 'groups-row groups-head', attrs: { role: 'row', 'aria-rowindex': 1 } });
+    COLS.forEach((c, k) => {
+      const h = el('div', { class: `groups-cell${c.numeric ? ' numeric' : ''}`, title: c.title, attrs: { role: 'columnheader', 'aria-colindex': k + 1, 'data-column': c.id, 'aria-sort': 'none' } });
+      h.append(el('span', { text: c.label }));
+      if (c.id !== 'disposition') {
+        h.append(icon('arrow-down', 'sort-icon'));
+        h.classList.add('sortable');
+        h.title = `${c.title}: click to sort`;
+        h.addEventListener('click', () => this.host.onSort(c.id as GroupSortKey));
+      }
+      head.append(h);
+      this.headers.set(c.id, h);
+    });
+    this.body = el('div', { class: 'groups-body', attrs: { role: 'rowgroup' } });
+    this.spacer = el('div', { class: 'groups-spacer' });
+    this.body.append(this.spacer);
+    this.grid.append(el('div', { class: 'groups-headgroup', attrs: { role: 'rowgroup' } }, [head]), this.body);
+    this.element.append(bar, this.multi, this.grid);
+    this.body.addEventListener('scroll', () => this.render());
+    this.grid.addEventListener('keydown', (e) => this.onKey(e));
+    this.body.addEventListener('click', (e) => {
+      const row = (e.target as HTMLElement).closest<HTMLElement>('.groups-line');
+      if (!row) return;
+      const k = Number(row.dataset.line);
+      const line = this.lines[k];
+      if (!line) return;
+      this.cursor = k;
+      this.grid.focus({ preventScroll: true });
+      if ((e.target as HTMLElement).closest('.twisty')) this.host.onExpand(line, !line.expanded);
+      else this.host.onChoose(line);
+    });
+    new ResizeObserver((entries) => {
+      this.height = entries[entries.length - 1]?.contentRect.height ?? 0;
+      this.render();
+    }).observe(this.body);
+  }
+
+  /** Without a group-by field only the bar with its controls shows. */
+  setOpen(open: boolean): void {
+    this.element.classList.toggle('closed', !open);
+    this.grid.hidden = !open;
+    for (const b of this.exports) b.hidden = !open;
+    if (!open) {
+      this.note.textContent = 'Totals and pass rates per sender, IP, reporter, DKIM domain…';
+      this.multi.hidden = true;
+    }
+  }
+
+  update(lines: GroupLine[], total: number, sort: { by: GroupSortKey; descending: boolean }, note: string, multi: boolean): void {
+    this.multi.hidden = !multi;
+    this.lines = lines;
+    this.total = total;
+    this.cursor = Math.min(this.cursor, Math.max(0, lines.length - 1));
+    this.note.textContent = note;
+    this.grid.setAttribute('aria-rowcount', String(lines.length + 1));
+    for (const [id, h] of this.headers) {
+      const active = id === sort.by;
+      h.setAttribute('aria-sort', active ? (sort.descending ? 'descending' : 'ascending') : 'none');
+      h.classList.toggle('sorted', active);
+      const ic = h.querySelector('.sort-icon');
+      if (ic) ic.className = `codicon codicon-${active && !sort.descending ? 'arrow-up' : 'arrow-down'} sort-icon`;
+    }
+    this.spacer.style.height = `${lines.length * ROW_HEIGHT}px`;
+    this.render(true);
+  }
+
+  private render(force = false): void {
+    const top = this.body.scrollTop;
+    const h = this.height || this.body.clientHeight;
+    const first = Math.max(0, Math.floor(top / ROW_HEIGHT) - 4);
+    const last = Math.min(this.lines.length, Math.ceil((top + h) / ROW_HEIGHT) + 4);
+    const key = `${first}:${last}:${this.cursor}`;
+    if (!force && this.spacer.dataset.key === key) return;
+    this.spacer.dataset.key = key;
+    const rows: HTMLElement[] = [];
+    for (let k = first; k < last; k++) rows.push(this.line(k));
+    this.spacer.replaceChildren(...rows);
+    const active = this.spacer.querySelector<HTMLElement>('.groups-line.focused');
+    if (active) this.grid.setAttribute('aria-activedescendant', active.id);
+    else this.grid.removeAttribute('aria-activedescendant');
+  }
+
+  private line(k: number): HTMLElement {
+    const line = this.lines[k]!;
+    const g = line.stats;
+    const row = el('div', {
+      class: `groups-row groups-line level-${line.level}${k === this.cursor ? ' focused' : ''}`,
+      attrs: { role: 'row', id: `group-line-${k}`, 'aria-rowindex': k + 2, 'data-line': k, 'aria-level': line.level + 1, 'data-key': g.key },
+    });
+    if (line.expandable) row.setAttribute('aria-expanded', String(!!line.expanded));
+    row.style.transform = `translateY(${k * ROW_HEIGHT}px)`;
+    const name = el('div', { class: 'groups-cell group-name', attrs: { role: 'gridcell' }, title: valueLabel(g.key) });
+    if (line.expandable) name.append(el('span', { class: 'twisty', attrs: { 'aria-hidden': 'true' } }, [icon(line.expanded ? 'chevron-down' : 'chevron-right')]));
+    else if (line.level === 1) name.append(el('span', { class: 'twisty-space' }));
+    name.append(el('span', { class: 'group-key', text: valueLabel(g.key) }));
+    const cell = (text: string, cls = 'numeric'): HTMLElement => el('div', { class: `groups-cell ${cls}`, text, attrs: { role: 'gridcell' } });
+    const d = g.disposition;
+    const bar = el('div', { class: 'groups-cell', attrs: { role: 'gridcell' }, title: `none ${formatCount(d[0]!)}, quarantine ${formatCount(d[1]!)}, reject ${formatCount(d[2]!)}${d[3] ? `, other ${formatCount(d[3])}` : ''}` });
+    const track = el('span', { class: 'disp-bar', attrs: { 'aria-label': `delivered ${rate(d[0]!, g.emails)}, quarantined ${rate(d[1]!, g.emails)}, rejected ${rate(d[2]!, g.emails)}` } });
+    ['none', 'quarantine', 'reject', 'other'].forEach((name2, j) => {
+      const seg = el('span', { class: `disp-seg disp-${name2}` });
+      seg.style.width = `${g.emails > 0 ? (d[j]! / g.emails) * 100 : 0}%`;
+      track.append(seg);
+    });
+    bar.append(track);
+    row.append(
+      name,
+      cell(formatCount(g.rows)),
+      cell(formatCount(g.emails)),
+      cell(rate(g.emails, this.total)),
+      cell(rate(g.passEmails, g.emails)),
+      cell(rate(g.spfEmails, g.emails)),
+      cell(rate(g.dkimEmails, g.emails)),
+      bar,
+      cell(formatDay(g.firstMs), 'date'),
+      cell(formatDay(g.lastMs), 'date'),
+    );
+    row.setAttribute('aria-label', `${valueLabel(g.key)}: ${plural(g.emails, 'email', 'emails')} in ${plural(g.rows, 'row', 'rows')}, DMARC pass ${rate(g.passEmails, g.emails)}`);
+    return row;
+  }
+
+  private onKey(e: KeyboardEvent): void {
+    const n = this.lines.length;
+    if (n === 0) return;
+    const line = this.lines[this.cursor];
+    let next = this.cursor;
+    const page = Math.max(1, Math.floor((this.height || 200) / ROW_HEIGHT) - 1);
+    switch (e.key) {
+      case 'ArrowDown': next++; break;
+      case 'ArrowUp': next--; break;
+      case 'PageDown': next += page; break;
+      case 'PageUp': next -= page; break;
+      case 'Home': next = 0; break;
+      case 'End': next = n - 1; break;
+      case 'ArrowRight':
+        if (line?.expandable && !line.expanded) this.host.onExpand(line, true);
+        e.preventDefault();
+        return;
+      case 'ArrowLeft':
+        if (line?.expandable && line.expanded) this.host.onExpand(line, false);
+        else if (line?.level === 1) next = this.lines.findIndex((l) => l.level === 0 && l.stats === line.parent);
+        break;
+      case 'Enter':
+      case ' ':
+        e.preventDefault();
+        if (line) this.host.onChoose(line);
+        return;
+      default:
+        return;
+    }
+    e.preventDefault();
+    this.cursor = Math.max(0, Math.min(n - 1, next));
+    const y = this.cursor * ROW_HEIGHT;
+    if (y < this.body.scrollTop) this.body.scrollTop = y;
+    else if (y + ROW_HEIGHT > this.body.scrollTop + (this.height || 0)) this.body.scrollTop = y + ROW_HEIGHT - (this.height || 0);
+    this.render(true);
+  }
+}

@@ -1,0 +1,338 @@
+/**
+ * The trend at the top of the panel: emails per UTC day (per hour for two days or less, per ISO
+ * week beyond 180 days), stacked by a chosen split, as emails or as share. Dragging across bars,
+ * or choosing bars with the keyboard (Left/Right, Shift to extend, Enter), narrows the table to
+ * those days. The numbers behind the bars are one keystroke away (T, or the Numbers button).
+ */
+import type { TrendSplit } from '../../src/shared/columns';
+import type { Trend } from './data/trend';
+import { el, iconButton } from './dom';
+import { formatCount, formatDay, formatPercent, formatShortDay } from './format';
+import { bandPlugin, Chart, readPalette, seriesColor, type Palette } from './trendChart';
+
+export interface TrendHost {
+  onSplit(split: TrendSplit): void;
+  onShare(share: boolean): void;
+  /** Bars from…to (inclusive bucket indices) chosen; undefined clears. */
+  onChoose(range: { from: number; to: number } | undefined): void;
+}
+
+export interface TrendView {
+  trend: Trend;
+  split: TrendSplit;
+  share: boolean;
+  /** Label per series key (group names, value labels). */
+  labelOf: (key: string) => string;
+  /** The chosen bars, if any. */
+  chosen: { from: number; to: number } | undefined;
+  groupSplitAvailable: boolean;
+}
+
+const UNIT_NAME = { hour: 'hour', day: 'day', week: 'week' } as const;
+
+export function bucketLabel(unit: Trend['unit'], ms: number): string {
+  if (unit === 'hour') return `${formatDay(ms)} ${new Date(ms).toISOString().slice(11, 13)}:00`;
+  if (unit === 'week') return `Week of ${formatDay(ms)}`;
+  return formatDay(ms);
+}
+
+function axisLabel(unit: Trend['unit'], ms: number): string {
+  if (unit === 'hour') return `${new Date(ms).toISOString().slice(11, 13)}:00`;
+  return formatShortDay(ms);
+}
+
+export class TrendPanel {
+  readonly element: HTMLElement;
+  private readonly canvas: HTMLCanvasElement;
+  private readonly table: HTMLElement;
+  private readonly splitSelect: HTMLSelectElement;
+  private readonly shareButton: HTMLButtonElement;
+  private readonly numbersButton: HTMLButtonElement;
+  private readonly caption: HTMLElement;
+  private readonly legend: HTMLElement;
+  private readonly tip: HTMLElement;
+  private chart: Chart<'bar'> | undefined;
+  private palette: Palette | undefined;
+  private view: TrendView | undefined;
+  private drag: { from: number; to: number } | undefined;
+  /** The keyboard's bar and the anchor of a Shift+arrow range. */
+  private cursor = -1;
+  private anchor = -1;
+
+  constructor(private readonly host: TrendHost) {
+    this.element = el('section', { class: 'trend', attrs: { 'data-testid': 'trend', 'aria-label': 'Trend' } });
+    const bar = el('div', { class: 'trend-bar' });
+    this.caption = el('span', { class: 'trend-caption', attrs: { 'data-testid': 'trend-caption' } });
+    this.splitSelect = el('select', { class: 'select', attrs: { 'aria-label': 'Split bars by', 'data-testid': 'trend-split' } });
+    for (const [v, label] of [['category', 'Category'], ['dmarcResult', 'DMARC result'], ['dmarc', 'Disposition'], ['group', 'Top groups']] as const) {
+      this.splitSelect.append(el('option', { text: label, attrs: { value: v } }));
+    }
+    this.splitSelect.addEventListener('change', () => this.host.onSplit(this.splitSelect.value as TrendSplit));
+    this.shareButton = el('button', { class: 'toggle-button', text: 'Share %', attrs: { type: 'button', 'aria-pressed': 'false', 'data-testid': 'trend-share', title: 'Show each bar as shares of 100% instead of emails' } });
+    this.shareButton.addEventListener('click', () => this.host.onShare(this.shareButton.getAttribute('aria-pressed') !== 'true'));
+    this.numbersButton = iconButton('table', 'Show the numbers (T)', 'trend-numbers');
+    this.numbersButton.setAttribute('aria-pressed', 'false');
+    this.numbersButton.addEventListener('click', () => this.toggleNumbers());
+    bar.append(this.caption, el('span', { class: 'spacer' }), el('label', { class: 'muted', text: 'Split by', attrs: { for: 'trend-split' } }), this.splitSelect, this.shareButton, this.numbersButton);
+    this.splitSelect.id = 'trend-split';
+    this.canvas = el('canvas', { class: 'trend-canvas', attrs: { role: 'img', tabindex: 0, 'data-testid': 'trend-canvas', 'aria-describedby': 'trend-help' } });
+    const help = el('span', { class: 'sr-only', text: 'Left and Right choose a bar, Shift extends, Enter shows only those days in the table, Escape clears, T shows the numbers.', attrs: { id: 'trend-help' } });
+    this.tip = el('div', { class: 'trend-tip', attrs: { 'data-testid': 'trend-tip', 'aria-hidden': 'true' } });
+    this.tip.hidden = true;
+    const wrap = el('div', { class: 'trend-chart' }, [this.canvas, this.tip]);
+    this.legend = el('ul', { class: 'trend-legend', attrs: { 'aria-label': 'Series', 'data-testid': 'trend-legend' } });
+    this.table = el('div', { class: 'trend-table', attrs: { 'data-testid': 'trend-table' } });
+    this.table.hidden = true;
+    this.numbersButton.setAttribute('aria-controls', 'trend-table');
+    this.table.id = 'trend-table';
+    this.element.append(bar, wrap, this.legend, help, this.table);
+    this.wire();
+    // VS Code changes the theme by swapping the body's class and the root's CSS variables.
+    const redraw = new MutationObserver(() => this.themeChanged());
+    redraw.observe(document.body, { attributes: true, attributeFilter: ['class', 'data-vscode-theme-id'] });
+    redraw.observe(document.documentElement, { attributes: true, attributeFilter: ['style', 'class'] });
+  }
+
+  private wire(): void {
+    const indexAt = (e: PointerEvent): number => {
+      const x = this.chart?.scales.x;
+      const n = this.view?.trend.starts.length ?? 0;
+      if (!x || n === 0) return -1;
+      const rect = this.canvas.getBoundingClientRect();
+      const v = x.getValueForPixel(e.clientX - rect.left);
+      return typeof v === 'number' ? Math.max(0, Math.min(n - 1, Math.round(v))) : -1;
+    };
+    this.canvas.addEventListener('pointerdown', (e) => {
+      const i = indexAt(e);
+      if (i < 0 || e.button !== 0) return;
+      this.canvas.setPointerCapture(e.pointerId);
+      this.drag = { from: i, to: i };
+      this.chart?.draw();
+    });
+    this.canvas.addEventListener('pointerleave', () => (this.tip.hidden = true));
+    this.canvas.addEventListener('pointermove', (e) => {
+      const at = indexAt(e);
+      if (at >= 0) this.showTip(at);
+      if (!this.drag) return;
+      const i = at;
+      if (i >= 0 && i !== this.drag.to) {
+        this.drag.to = i;
+        this.chart?.draw();
+      }
+    });
+    const end = (): void => {
+      const d = this.drag;
+      this.drag = undefined;
+      if (!d) return;
+      const from = Math.min(d.from, d.to);
+      const to = Math.max(d.from, d.to);
+      const c = this.view?.chosen;
+      // A click on the only chosen bar clears the choice.
+      if (from === to && c && c.from === from && c.to === to) this.host.onChoose(undefined);
+      else this.host.onChoose({ from, to });
+    };
+    this.canvas.addEventListener('pointerup', end);
+    this.canvas.addEventListener('pointercancel', () => {
+      this.drag = undefined;
+      this.chart?.draw();
+    });
+    this.canvas.addEventListener('keydown', (e) => this.onKey(e));
+  }
+
+  private onKey(e: KeyboardEvent): void {
+    const n = this.view?.trend.starts.length ?? 0;
+    if (n === 0) return;
+    if (e.key === 't' || e.key === 'T') {
+      e.preventDefault();
+      this.toggleNumbers();
+      return;
+    }
+    if (e.key === 'Escape') {
+      e.preventDefault();
+      this.cursor = this.anchor = -1;
+      this.host.onChoose(undefined);
+      return;
+    }
+    if (e.key === 'Enter' || e.key === ' ') {
+      e.preventDefault();
+      if (this.cursor < 0) return;
+      const a = this.anchor >= 0 ? this.anchor : this.cursor;
+      this.host.onChoose({ from: Math.min(a, this.cursor), to: Math.max(a, this.cursor) });
+      return;
+    }
+    const step: Record<string, number> = { ArrowLeft: -1, ArrowRight: 1, Home: -n, End: n };
+    const d = step[e.key];
+    if (d === undefined) return;
+    e.preventDefault();
+    if (this.cursor < 0) this.cursor = d > 0 ? -1 : n;
+    if (!e.shiftKey) this.anchor = -1;
+    else if (this.anchor < 0) this.anchor = Math.max(0, Math.min(n - 1, this.cursor));
+    this.cursor = Math.max(0, Math.min(n - 1, this.cursor + d));
+    this.showCursor();
+  }
+
+  private showCursor(): void {
+    const chart = this.chart;
+    if (!chart || this.cursor < 0) return;
+    chart.draw();
+    this.showTip(this.cursor);
+    const t = this.view!.trend;
+    const label = bucketLabel(t.unit, t.starts[this.cursor]!);
+    this.canvas.setAttribute('aria-valuetext', `${label}: ${formatCount(t.totals[this.cursor]!)} emails`);
+    this.announce(`${label}: ${formatCount(t.totals[this.cursor]!)} emails`);
+  }
+
+  private announce(text: string): void {
+    this.caption.dataset.cursor = text;
+  }
+
+  private toggleNumbers(): void {
+    const show = this.table.hidden;
+    this.table.hidden = !show;
+    this.numbersButton.setAttribute('aria-pressed', String(show));
+    this.numbersButton.title = show ? 'Hide the numbers (T)' : 'Show the numbers (T)';
+    if (show) this.renderTable();
+  }
+
+  private themeChanged(): void {
+    this.palette = undefined;
+    if (this.view) this.update(this.view);
+  }
+
+  update(view: TrendView): void {
+    this.view = view;
+    const { trend, split, share } = view;
+    this.palette ??= readPalette();
+    const p = this.palette;
+    this.splitSelect.value = split;
+    (this.splitSelect.querySelector('option[value="group"]') as HTMLOptionElement).disabled = !view.groupSplitAvailable;
+    this.shareButton.setAttribute('aria-pressed', String(share));
+    this.shareButton.classList.toggle('active', share);
+    const unit = UNIT_NAME[trend.unit];
+    const total = trend.totals.reduce((a, b) => a + b, 0);
+    this.caption.textContent = `Emails per ${unit} (UTC)${view.chosen ? ` · ${formatCount(this.chosenEmails())} of ${formatCount(total)} in the chosen ${unit}s` : ''}`;
+    this.canvas.setAttribute('aria-label', this.accessibleName());
+    const labels = Array.from(trend.starts, (ms) => axisLabel(trend.unit, ms));
+    const totals = trend.totals;
+    const datasets = trend.series.map((s, k) => ({
+      label: view.labelOf(s.key),
+      data: Array.from(s.values, (v, b) => (share ? (totals[b]! > 0 ? (v / totals[b]!) * 100 : 0) : v)),
+      backgroundColor: seriesColor(p, split, s.key, k),
+      borderWidth: 0,
+      stack: 'emails',
+    }));
+    if (!this.chart) {
+      this.chart = new Chart(this.canvas, {
+        type: 'bar',
+        data: { labels, datasets },
+        options: {
+          responsive: true,
+          maintainAspectRatio: false,
+          animation: false,
+          interaction: { mode: 'index', intersect: false },
+          scales: {},
+          plugins: {},
+        },
+        plugins: [bandPlugin(() => this.band(), () => this.palette?.selection ?? 'rgba(0,120,212,0.18)')],
+      });
+    } else {
+      this.chart.data.labels = labels;
+      this.chart.data.datasets = datasets;
+    }
+    const o = this.chart.options;
+    o.scales = {
+      x: { stacked: true, ticks: { color: p.fg, autoSkip: true, maxRotation: 0 }, grid: { display: false }, border: { color: p.lines } },
+      y: { stacked: true, beginAtZero: true, ...(share ? { max: 100 } : {}), ticks: { color: p.fg, callback: (v) => (share ? `${v}%` : formatCount(Number(v))) }, grid: { color: p.lines }, border: { display: false } },
+    };
+    this.renderLegend(datasets.map((d) => ({ label: d.label, color: d.backgroundColor })));
+    this.chart.update('none');
+    if (!this.table.hidden) this.renderTable();
+  }
+
+  private renderLegend(items: { label: string; color: string }[]): void {
+    this.legend.hidden = items.length < 2;
+    this.legend.replaceChildren(
+      ...items.map((it) => {
+        const sw = el('span', { class: 'swatch', attrs: { 'aria-hidden': 'true' } });
+        sw.style.background = it.color;
+        return el('li', { class: 'legend-item' }, [sw, el('span', { class: 'legend-label', text: it.label })]);
+      }),
+    );
+  }
+
+  /** The numbers of one bar, over the chart (text only). */
+  private showTip(b: number): void {
+    const v = this.view;
+    const x = this.chart?.scales.x;
+    if (!v || !x || b < 0 || b >= v.trend.starts.length) return;
+    const t = v.trend;
+    const total = t.totals[b]!;
+    const lines = [el('div', { class: 'tip-title', text: bucketLabel(t.unit, t.starts[b]!) })];
+    if (t.series.length > 1) {
+      for (const s of t.series) {
+        const val = s.values[b]!;
+        if (val === 0) continue;
+        lines.push(el('div', { text: `${v.labelOf(s.key)}: ${v.share ? formatPercent(total > 0 ? val / total : Number.NaN) : formatCount(val)}` }));
+      }
+    }
+    lines.push(el('div', { class: 'tip-total', text: `Total: ${formatCount(total)} emails` }));
+    this.tip.replaceChildren(...lines);
+    this.tip.hidden = false;
+    const px = x.getPixelForValue(b);
+    const w = this.canvas.clientWidth;
+    this.tip.style.left = `${Math.max(0, Math.min(w - 180, px + 12))}px`;
+  }
+
+  private band(): { from: number; to: number } | undefined {
+    const d = this.drag;
+    if (d) return { from: Math.min(d.from, d.to), to: Math.max(d.from, d.to) };
+    return this.view?.chosen;
+  }
+
+  private chosenEmails(): number {
+    const c = this.view?.chosen;
+    if (!c) return 0;
+    let sum = 0;
+    for (let b = c.from; b <= c.to; b++) sum += this.view!.trend.totals[b] ?? 0;
+    return sum;
+  }
+
+  private accessibleName(): string {
+    const t = this.view!.trend;
+    const unit = UNIT_NAME[t.unit];
+    const n = t.starts.length;
+    let peak = -1;
+    for (let b = 0; b < n; b++) if (peak < 0 || t.totals[b]! > t.totals[peak]!) peak = b;
+    const total = t.totals.reduce((a, b) => a + b, 0);
+    const first = n ? bucketLabel(t.unit, t.starts[0]!) : '';
+    const last = n ? bucketLabel(t.unit, t.starts[n - 1]!) : '';
+    const peakText = peak >= 0 ? `, most on ${bucketLabel(t.unit, t.starts[peak]!)} (${formatCount(t.totals[peak]!)})` : '';
+    return `Emails per ${unit}, ${first} to ${last} (UTC): ${formatCount(total)} emails${peakText}. Press T for the numbers.`;
+  }
+
+  /** The text alternative: one row per bar, with each series. */
+  private renderTable(): void {
+    const v = this.view;
+    if (!v) return;
+    const t = v.trend;
+    const table = el('table', { class: 'numbers', attrs: { 'aria-label': `Emails per ${UNIT_NAME[t.unit]}` } });
+    const head = el('tr');
+    head.append(el('th', { text: t.unit === 'week' ? 'Week' : t.unit === 'hour' ? 'Hour (UTC)' : 'Day (UTC)', attrs: { scope: 'col' } }), el('th', { text: 'Emails', attrs: { scope: 'col' } }));
+    for (const s of t.series) if (t.series.length > 1) head.append(el('th', { text: v.labelOf(s.key), attrs: { scope: 'col' } }));
+    table.append(el('thead', {}, [head]));
+    const body = el('tbody');
+    for (let b = 0; b < t.starts.length; b++) {
+      const tr = el('tr');
+      tr.append(el('th', { text: bucketLabel(t.unit, t.starts[b]!), attrs: { scope: 'row' } }), el('td', { text: formatCount(t.totals[b]!) }));
+      if (t.series.length > 1) {
+        for (const s of t.series) {
+          const val = s.values[b]!;
+          tr.append(el('td', { text: v.share ? formatPercent(t.totals[b]! > 0 ? val / t.totals[b]! : Number.NaN) : formatCount(val) }));
+        }
+      }
+      body.append(tr);
+    }
+    table.append(body);
+    this.table.replaceChildren(table);
+  }
+}

@@ -1,0 +1,83 @@
+/**
+ * The trend's Chart.js setup: only the pieces a stacked bar chart needs are registered (the rest
+ * of Chart.js is tree-shaken away), no animation, colours from VS Code's `--vscode-charts-*`
+ * theme variables. Chart.js draws on a canvas and sets styles through the CSSOM only, so it runs
+ * under the panel's CSP (no inline style attributes, no eval).
+ */
+import { BarController, BarElement, CategoryScale, Chart, LinearScale, type Plugin } from 'chart.js';
+
+// The legend and the tooltip are our own DOM (text, keyboard-reachable): Chart.js's are not registered.
+Chart.register(BarController, BarElement, CategoryScale, LinearScale);
+
+export { Chart };
+
+export interface Palette {
+  fg: string;
+  lines: string;
+  selection: string;
+  byName: Record<'red' | 'blue' | 'yellow' | 'orange' | 'green' | 'purple', string>;
+}
+
+function cssVar(name: string, fallback: string): string {
+  const v = getComputedStyle(document.documentElement).getPropertyValue(name).trim() || getComputedStyle(document.body).getPropertyValue(name).trim();
+  return v || fallback;
+}
+
+export function readPalette(): Palette {
+  return {
+    fg: cssVar('--vscode-charts-foreground', cssVar('--vscode-foreground', '#616161')),
+    lines: cssVar('--vscode-charts-lines', 'rgba(128,128,128,0.5)'),
+    selection: cssVar('--vscode-editor-selectionHighlightBackground', 'rgba(0,120,212,0.18)'),
+    byName: {
+      red: cssVar('--vscode-charts-red', '#e51400'),
+      blue: cssVar('--vscode-charts-blue', '#1a85ff'),
+      yellow: cssVar('--vscode-charts-yellow', '#bf8803'),
+      orange: cssVar('--vscode-charts-orange', '#d18616'),
+      green: cssVar('--vscode-charts-green', '#388a34'),
+      purple: cssVar('--vscode-charts-purple', '#652d90'),
+    },
+  };
+}
+
+const KNOWN: Record<string, keyof Palette['byName']> = {
+  // category
+  authorized: 'green', rejected: 'red', quarantined: 'orange', 'partially-authorized': 'yellow',
+  // DMARC result
+  pass: 'green', fail: 'red',
+  // disposition
+  none: 'blue', quarantine: 'orange', reject: 'red',
+};
+const CYCLE: (keyof Palette['byName'])[] = ['blue', 'purple', 'green', 'orange', 'yellow', 'red'];
+
+/** A series' colour: the meaning of a known value, else a cycle of the theme's chart colours; "other" is grey. */
+export function seriesColor(p: Palette, split: string, key: string, index: number): string {
+  if (key === 'other' || key === 'emails') return key === 'other' ? p.lines : p.byName.blue;
+  if (split !== 'group' && KNOWN[key]) return p.byName[KNOWN[key]];
+  const name = CYCLE[index % CYCLE.length]!;
+  // Past one cycle, the same hues repeat at lower opacity so neighbours differ.
+  const c = p.byName[name];
+  return index >= CYCLE.length && /^#[0-9a-f]{6}$/i.test(c) ? `${c}8c` : c;
+}
+
+/** The days chosen (or being dragged) drawn as a band behind the bars. */
+export function bandPlugin(get: () => { from: number; to: number } | undefined, color: () => string): Plugin<'bar'> {
+  return {
+    id: 'dmarcBand',
+    beforeDatasetsDraw(chart) {
+      const band = get();
+      const x = chart.scales.x;
+      if (!band || !x) return;
+      const n = chart.data.labels?.length ?? 0;
+      if (n === 0) return;
+      const half = n > 1 ? (x.getPixelForValue(1) - x.getPixelForValue(0)) / 2 : (chart.chartArea.right - chart.chartArea.left) / 2;
+      const left = x.getPixelForValue(Math.max(0, band.from)) - half;
+      const right = x.getPixelForValue(Math.min(n - 1, band.to)) + half;
+      const { top, bottom } = chart.chartArea;
+      const ctx = chart.ctx;
+      ctx.save();
+      ctx.fillStyle = color();
+      ctx.fillRect(left, top, right - left, bottom - top);
+      ctx.restore();
+    },
+  };
+}
