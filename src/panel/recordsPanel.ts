@@ -6,7 +6,7 @@ import { ApiError } from '../api';
 import type { DmarcRecord } from '../api/types';
 import type { RecordStore } from '../records/recordStore';
 import { rangeLabel } from '../records/dateInput';
-import { dkimAlignment } from '../records/alignment';
+import { toTuple } from '../records/tuple';
 import {
   columnLayoutSchema, panelIdentitySchema, viewStateSchema, webviewMessageSchema,
   type ColumnLayout, type HostMessage, type PanelIdentity, type RowDetail, type RowTuple, type ViewState, type WebviewMessage,
@@ -61,35 +61,6 @@ function identityKey(i: PanelIdentity): string {
 function panelKey(target: PanelTarget): string {
   const key = identityKey(identityOf(target));
   return target.initialSearch ? `${key}\u0000${target.initialSearch}` : key;
-}
-
-/** The documented record fields; anything else the server sent is an extra field. */
-const KNOWN_FIELDS = new Set([
-  'source', 'reporter', 'visibleFrom', 'returnPath', 'to', 'ipAddress', 'ipCountryCode', 'rdns', 'emails',
-  'category', 'date', 'dmarc', 'alignedSpf', 'alignedDkim', 'spf', 'dkims',
-]);
-/** An extra field's text is cut here: it is for search, grouping and a cell, the JSON view has it whole. */
-const EXTRA_TEXT_MAX = 2_000;
-
-function extraFields(raw: Record<string, unknown>): string[] {
-  const out: string[] = [];
-  for (const key of Object.keys(raw)) {
-    if (KNOWN_FIELDS.has(key)) continue;
-    const v = raw[key];
-    const text = typeof v === 'string' ? v : v === null || v === undefined ? '' : JSON.stringify(v) ?? '';
-    out.push(key.slice(0, 200), text.length > EXTRA_TEXT_MAX ? text.slice(0, EXTRA_TEXT_MAX) : text);
-  }
-  return out;
-}
-
-export function toTuple(r: DmarcRecord): RowTuple {
-  return [
-    r.source, r.reporter, r.visibleFrom, r.returnPath, r.to ?? '', r.ipAddress, r.ipCountryCode ?? '',
-    r.rdns, r.emails, r.category, r.date, r.dmarc, r.alignedSpf, r.alignedDkim, r.spf,
-    r.dkims.map((d) => [d.domain, d.selector, d.result]),
-    dkimAlignment(r.visibleFrom, r.dkims.map((d) => d.domain)),
-    extraFields(r.raw),
-  ];
 }
 
 /** All open records panels, one per organization + range (+ source, + initial search). */

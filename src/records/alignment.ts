@@ -10,12 +10,13 @@ const cache = new Map<string, string>();
 
 /** The organizational domain of a domain name (lower-cased); the name itself when it has none. */
 export function organizationalDomain(domain: string): string {
-  const d = domain.trim().toLowerCase().replace(/\.$/, '');
-  let org = cache.get(d);
+  // Keyed by the text as sent: a row's domains repeat across thousands of rows.
+  let org = cache.get(domain);
   if (org === undefined) {
+    const d = domain.trim().toLowerCase().replace(/\.$/, '');
     org = getDomain(d, { allowPrivateDomains: false }) ?? d;
     if (cache.size > 50_000) cache.clear();
-    cache.set(d, org);
+    cache.set(domain, org);
   }
   return org;
 }

@@ -1,0 +1,91 @@
+import { strict as assert } from 'node:assert';
+import { normaliseRow } from '../../src/api/schema';
+import type { DmarcRecord } from '../../src/api/types';
+import { dkimAlignment, domainsAlign, organizationalDomain } from '../../src/records/alignment';
+import { extraFields, toTuple } from '../../src/records/tuple';
+import { T } from '../../src/shared/columns';
+
+function record(wire: Record<string, unknown>): DmarcRecord {
+  const r = normaliseRow(wire);
+  if (!('record' in r)) throw new Error(r.reason);
+  return r.record;
+}
+
+const WIRE = {
+  source: 'Mailchimp',
+  reporter: 'google.com',
+  visibleFrom: 'news.example.co.uk',
+  returnPath: 'bounce.mcsv.net',
+  to: 'gmail.com',
+  ipAddress: '198.2.180.4',
+  ipCountryCode: 'US',
+  rdns: ['mail4.atl11.mcsv.net', 'second.example'],
+  emails: 41,
+  category: 'authorized',
+  date: '2026-11-16T17:20:00.000Z',
+  dmarc: 'none',
+  alignedSpf: 'fail',
+  alignedDkim: 'pass',
+  spf: 'pass',
+  dkims: [
+    { selector: 'k2', domain: 'mcsv.net', result: 'pass' },
+    { selector: 'k3', domain: 'Mail.Example.co.uk.', result: 'fail' },
+  ],
+  from: 'news.example.co.uk',
+  reportId: '1234567890',
+};
+
+describe('the row tuple sent to the records panel', () => {
+  it('puts every field at its position in T, DKIM signatures as [domain, selector, result]', () => {
+    const t = toTuple(record(WIRE));
+    const expected: Record<keyof typeof T, unknown> = {
+      source: 'Mailchimp', reporter: 'google.com', visibleFrom: 'news.example.co.uk', returnPath: 'bounce.mcsv.net', to: 'gmail.com',
+      ipAddress: '198.2.180.4', ipCountryCode: 'US', rdns: ['mail4.atl11.mcsv.net', 'second.example'], emails: 41, category: 'authorized',
+      date: '2026-11-16T17:20:00.000Z', dmarc: 'none', alignedSpf: 'fail', alignedDkim: 'pass', spf: 'pass',
+      dkims: [['mcsv.net', 'k2', 'pass'], ['Mail.Example.co.uk.', 'k3', 'fail']],
+      dkimAligned: 'yes',
+      extras: ['from', 'news.example.co.uk', 'reportId', '1234567890'],
+    };
+    assert.equal(t.length, Object.keys(T).length);
+    for (const [field, pos] of Object.entries(T)) assert.deepEqual(t[pos], expected[field as keyof typeof T], field);
+  });
+
+  it('writes absent optional fields as empty text, no signature as an empty alignment', () => {
+    const { to: _to, ipCountryCode: _cc, from: _from, reportId: _id, ...rest } = WIRE;
+    const t = toTuple(record({ ...rest, dkims: [] }));
+    assert.equal(t[T.to], '');
+    assert.equal(t[T.ipCountryCode], '');
+    assert.deepEqual(t[T.dkims], []);
+    assert.equal(t[T.dkimAligned], '');
+    assert.deepEqual(t[T.extras], []);
+  });
+
+  it('keeps extra fields of any type as text, cut at 2,000 characters, documented fields never among them', () => {
+    const extras = extraFields({ ...WIRE, nested: { a: [1, null] }, flag: true, nothing: null, long: 'x'.repeat(5000), __proto__: 'p' } as Record<string, unknown>);
+    const pairs = new Map<string, string>();
+    for (let k = 0; k < extras.length; k += 2) pairs.set(extras[k]!, extras[k + 1]!);
+    assert.equal(pairs.get('nested'), '{"a":[1,null]}');
+    assert.equal(pairs.get('flag'), 'true');
+    assert.equal(pairs.get('nothing'), '');
+    assert.equal(pairs.get('long')!.length, 2000);
+    for (const known of ['source', 'emails', 'dkims', 'rdns', 'date']) assert.ok(!pairs.has(known), known);
+  });
+});
+
+describe('DKIM alignment with Header From (relaxed)', () => {
+  it('compares organizational domains by the public suffix list', () => {
+    assert.equal(organizationalDomain('mail.example.co.uk'), 'example.co.uk');
+    assert.equal(organizationalDomain('Mail.Example.COM.'), 'example.com');
+    assert.ok(domainsAlign('mail.example.co.uk', 'news.example.co.uk'));
+    assert.ok(!domainsAlign('a.co.uk', 'b.co.uk'), 'two registrable domains under one public suffix');
+    assert.ok(!domainsAlign('mcsv.net', 'example.com'));
+    assert.ok(!domainsAlign('', 'example.com'));
+    assert.ok(!domainsAlign('example.com', '  '));
+  });
+
+  it('is yes when any signature aligns, no when none does, empty without signatures', () => {
+    assert.equal(dkimAlignment('example.com', ['mcsv.net', 'bounce.example.com']), 'yes');
+    assert.equal(dkimAlignment('example.com', ['mcsv.net']), 'no');
+    assert.equal(dkimAlignment('example.com', []), '');
+  });
+});
