@@ -1,7 +1,7 @@
 /**
  * Groups, DOM-free: the rows grouped by a field's values with email-weighted rates, in one pass
  * with accumulators in typed arrays indexed by value code. A multi-valued field puts a row in the
- * group of each of its values; rows without a value form the group '' (code = dict.length).
+ * group of each of its distinct values; rows without a value form the group '' (code = dict.length).
  */
 import type { Facts, FieldIndex } from './fieldTypes';
 
@@ -15,6 +15,7 @@ export interface GroupStats {
   dkimEmails: number;
   /** Emails delivered (none), quarantined, rejected, other. */
   disposition: Float64Array;
+  /** NaN when no row of the group has a date. */
   firstMs: number;
   lastMs: number;
 }
@@ -30,7 +31,8 @@ export interface GroupResult {
 
 export type GroupSort = 'key' | 'rows' | 'emails' | 'share' | 'pass' | 'spf' | 'dkim' | 'first' | 'last';
 
-function has(field: FieldIndex, i: number, code: number): boolean {
+/** Whether row i has value `code` in `field` (code = dict.length: the row has no value). */
+export function rowHas(field: FieldIndex, i: number, code: number): boolean {
   if (field.kind === 'single') return field.codes[i] === code;
   const s = field.start[i]!;
   const e = field.start[i + 1]!;
@@ -39,100 +41,177 @@ function has(field: FieldIndex, i: number, code: number): boolean {
   return false;
 }
 
+// Accumulators per value code, interleaved (one cache line or two per group, not one per array):
+const ROWS = 0;
+const EMAILS = 1;
+const PASS = 2;
+const SPF = 3;
+const DKIM = 4;
+const DISP = 5; // 5…8: none, quarantine, reject, other
+const FIRST = 9;
+const LAST = 10;
+const STRIDE = 11;
+
+function add(acc: Float64Array, c: number, i: number, e: number, f: Facts): void {
+  const o = c * STRIDE;
+  acc[o + ROWS]!++;
+  acc[o + EMAILS]! += e;
+  if (f.dmarcPass[i]) acc[o + PASS]! += e;
+  if (f.spfAligned[i]) acc[o + SPF]! += e;
+  if (f.dkimAligned[i]) acc[o + DKIM]! += e;
+  const d = f.disposition[i]!;
+  acc[o + DISP + (d < 3 ? d : 3)]! += e;
+  const ms = f.dateMs[i]!;
+  // NaN fails both comparisons.
+  if (ms < acc[o + FIRST]!) acc[o + FIRST] = ms;
+  if (ms > acc[o + LAST]!) acc[o + LAST] = ms;
+}
+
 export function computeGroups(rows: Uint32Array, facts: Facts, field: FieldIndex, within?: { field: FieldIndex; code: number }): GroupResult {
-  const n = field.dict.length + 1;
-  const count = new Uint32Array(n);
-  const emails = new Float64Array(n);
-  const pass = new Float64Array(n);
-  const spf = new Float64Array(n);
-  const dkim = new Float64Array(n);
-  const disp = new Float64Array(n * 4);
-  const first = new Float64Array(n).fill(Number.NaN);
-  const last = new Float64Array(n).fill(Number.NaN);
+  const dict = field.dict;
+  const n = dict.length + 1;
+  const acc = new Float64Array(n * STRIDE);
+  for (let o = 0; o < acc.length; o += STRIDE) {
+    acc[o + FIRST] = Number.POSITIVE_INFINITY;
+    acc[o + LAST] = Number.NEGATIVE_INFINITY;
+  }
   let totalRows = 0;
   let totalEmails = 0;
-  const add = (c: number, i: number, e: number): void => {
-    count[c]!++;
-    emails[c]! += e;
-    if (facts.dmarcPass[i]) pass[c]! += e;
-    if (facts.spfAligned[i]) spf[c]! += e;
-    if (facts.dkimAligned[i]) dkim[c]! += e;
-    disp[c * 4 + Math.min(3, facts.disposition[i]!)]! += e;
-    const ms = facts.dateMs[i]!;
-    if (ms === ms) {
-      if (!(first[c]! <= ms)) first[c] = ms;
-      if (!(last[c]! >= ms)) last[c] = ms;
-    }
-  };
+  const codes = field.codes;
+  const start = field.kind === 'multi' ? field.start : undefined;
+  // `stamp[c] === k + 1` when value c was already counted for the k-th row (duplicates count once).
+  const stamp = start ? new Int32Array(n) : undefined;
   for (let k = 0; k < rows.length; k++) {
     const i = rows[k]!;
-    if (within && !has(within.field, i, within.code)) continue;
+    if (within && !rowHas(within.field, i, within.code)) continue;
     const e = facts.emails[i]!;
     totalRows++;
     totalEmails += e;
-    if (field.kind === 'single') add(field.codes[i]!, i, e);
-    else {
-      const s = field.start[i]!;
-      const end = field.start[i + 1]!;
-      if (s === end) add(n - 1, i, e);
-      for (let j = s; j < end; j++) add(field.codes[j]!, i, e);
+    if (!start || !stamp) {
+      add(acc, codes[i]!, i, e, facts);
+      continue;
+    }
+    const s = start[i]!;
+    const end = start[i + 1]!;
+    if (s === end) add(acc, n - 1, i, e, facts);
+    for (let j = s; j < end; j++) {
+      const c = codes[j]!;
+      if (stamp[c] === k + 1) continue;
+      stamp[c] = k + 1;
+      add(acc, c, i, e, facts);
     }
   }
   const groups: GroupStats[] = [];
-  for (let c = 0; c < n; c++) {
-    if (count[c] === 0) continue;
+  for (let c = 0, o = 0; c < n; c++, o += STRIDE) {
+    const rowsIn = acc[o + ROWS]!;
+    if (rowsIn === 0) continue;
+    const first = acc[o + FIRST]!;
+    const last = acc[o + LAST]!;
     groups.push({
       code: c,
-      key: c < n - 1 ? field.dict[c]! : '',
-      rows: count[c]!,
-      emails: emails[c]!,
-      passEmails: pass[c]!,
-      spfEmails: spf[c]!,
-      dkimEmails: dkim[c]!,
-      disposition: disp.slice(c * 4, c * 4 + 4),
-      firstMs: first[c]!,
-      lastMs: last[c]!,
+      key: c < dict.length ? dict[c]! : '',
+      rows: rowsIn,
+      emails: acc[o + EMAILS]!,
+      passEmails: acc[o + PASS]!,
+      spfEmails: acc[o + SPF]!,
+      dkimEmails: acc[o + DKIM]!,
+      // A view into the accumulators (far cheaper than a copy per group when there are many).
+      disposition: acc.subarray(o + DISP, o + DISP + 4),
+      firstMs: first === Number.POSITIVE_INFINITY ? Number.NaN : first,
+      lastMs: last === Number.NEGATIVE_INFINITY ? Number.NaN : last,
     });
   }
   return { groups, rows: totalRows, emails: totalEmails, multi: field.kind === 'multi' };
 }
 
-export const passRate = (g: GroupStats): number => (g.emails > 0 ? g.passEmails / g.emails : Number.NaN);
-export const spfRate = (g: GroupStats): number => (g.emails > 0 ? g.spfEmails / g.emails : Number.NaN);
-export const dkimRate = (g: GroupStats): number => (g.emails > 0 ? g.dkimEmails / g.emails : Number.NaN);
+export function passRate(g: GroupStats): number {
+  return g.emails > 0 ? g.passEmails / g.emails : Number.NaN;
+}
+export function spfRate(g: GroupStats): number {
+  return g.emails > 0 ? g.spfEmails / g.emails : Number.NaN;
+}
+export function dkimRate(g: GroupStats): number {
+  return g.emails > 0 ? g.dkimEmails / g.emails : Number.NaN;
+}
 
 const collator = new Intl.Collator(undefined);
 
-/** A stable sort; groups without a value for the key (NaN) come last in both directions. */
+const NUMERIC: Record<Exclude<GroupSort, 'key'>, (g: GroupStats) => number> = {
+  rows: (g) => g.rows,
+  emails: (g) => g.emails,
+  share: (g) => g.emails,
+  pass: passRate,
+  spf: spfRate,
+  dkim: dkimRate,
+  first: (g) => g.firstMs,
+  last: (g) => g.lastMs,
+};
+
+/**
+ * The groups sorted by `by`, stable (ties keep their order in `groups`, in both directions); keys
+ * in Intl.Collator order; groups without a value to sort by (NaN) come last in both directions.
+ */
 export function sortGroups(groups: readonly GroupStats[], by: GroupSort, descending: boolean): GroupStats[] {
+  const dir = descending ? -1 : 1;
   if (by === 'key') {
-    const out = groups.slice().sort((a, b) => collator.compare(a.key, b.key));
-    return descending ? out.reverse() : out;
+    const keys = groups.map((g) => g.key);
+    const order = groups.map((_, k) => k);
+    order.sort((a, b) => dir * collator.compare(keys[a]!, keys[b]!) || a - b);
+    return order.map((k) => groups[k]!);
   }
-  const value: Record<Exclude<GroupSort, 'key'>, (g: GroupStats) => number> = {
-    rows: (g) => g.rows,
-    emails: (g) => g.emails,
-    share: (g) => g.emails,
-    pass: passRate,
-    spf: spfRate,
-    dkim: dkimRate,
-    first: (g) => g.firstMs,
-    last: (g) => g.lastMs,
-  };
-  const f = value[by];
-  const keyed = groups.map((g, k) => ({ g, k, v: f(g) }));
-  keyed.sort((a, b) => {
-    const an = Number.isNaN(a.v);
-    const bn = Number.isNaN(b.v);
-    if (an || bn) return an === bn ? a.k - b.k : an ? 1 : -1;
-    return (descending ? b.v - a.v : a.v - b.v) || a.k - b.k;
-  });
-  return keyed.map((x) => x.g);
+  const f = NUMERIC[by];
+  const n = groups.length;
+  const value = new Float64Array(n);
+  for (let k = 0; k < n; k++) value[k] = f(groups[k]!);
+  // A counting sort by the rank of each value among the distinct ones (found with a native numeric
+  // sort and binary search): stable by construction, and several times faster than a comparator sort.
+  const distinct = value.slice().sort();
+  let u = 0;
+  for (let k = 0; k < n; k++) {
+    const v = distinct[k]!;
+    if (Number.isNaN(v)) break; // NaN sorts last
+    if (u === 0 || v !== distinct[u - 1]) distinct[u++] = v;
+  }
+  // Rank u holds the NaNs, last in both directions.
+  const rank = new Uint32Array(n);
+  const count = new Uint32Array(u + 2);
+  for (let k = 0; k < n; k++) {
+    const v = value[k]!;
+    let r = u;
+    if (!Number.isNaN(v)) {
+      let lo = 0;
+      let hi = u - 1;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (distinct[mid]! < v) lo = mid + 1;
+        else hi = mid;
+      }
+      r = descending ? u - 1 - lo : lo;
+    }
+    rank[k] = r;
+    count[r + 1]!++;
+  }
+  for (let r = 1; r <= u + 1; r++) count[r]! += count[r - 1]!;
+  const out = new Array<GroupStats>(n);
+  for (let k = 0; k < n; k++) out[count[rank[k]!]!++] = groups[k]!;
+  return out;
 }
 
 /** The rows (in their order) that have `code` in `field`; code = dict.length means no value. */
 export function rowsInGroup(rows: Uint32Array, field: FieldIndex, code: number): Uint32Array {
-  const out: number[] = [];
-  for (let k = 0; k < rows.length; k++) if (has(field, rows[k]!, code)) out.push(rows[k]!);
-  return Uint32Array.from(out);
+  const out = new Uint32Array(rows.length);
+  let n = 0;
+  if (field.kind === 'single') {
+    const codes = field.codes;
+    for (let k = 0; k < rows.length; k++) {
+      const i = rows[k]!;
+      if (codes[i] === code) out[n++] = i;
+    }
+  } else {
+    for (let k = 0; k < rows.length; k++) {
+      const i = rows[k]!;
+      if (rowHas(field, i, code)) out[n++] = i;
+    }
+  }
+  return out.slice(0, n);
 }
