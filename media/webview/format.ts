@@ -71,13 +71,13 @@ export function groupLabel(field: string): string {
 
 /** Default column widths in CSS pixels: the first seven fit beside the filters and details at 1280 px. */
 export const COLUMN_WIDTHS: Record<ColumnId, number> = {
-  source: 130,
+  source: 120,
   ipAddress: 118,
-  emails: 72,
-  dmarcResult: 78,
-  alignedSpf: 96,
-  alignedDkim: 104,
-  dmarc: 104,
+  emails: 82,
+  dmarcResult: 84,
+  alignedSpf: 104,
+  alignedDkim: 112,
+  dmarc: 108,
   date: 150,
   category: 150,
   visibleFrom: 150,

@@ -6,8 +6,8 @@
  * textContent.
  */
 import './styles.css';
-import { COLUMNS, FACETS, NUMERIC_COLUMNS, type ColumnId, type FacetId } from '../../src/shared/columns';
-import type { ColumnLayout, HostMessage, PanelIdentity, ViewState } from '../../src/shared/protocol';
+import { FACETS, NUMERIC_COLUMNS, type ColumnId, type FacetId } from '../../src/shared/columns';
+import type { HostMessage, ViewState } from '../../src/shared/protocol';
 import { Actions } from './actions';
 import { Analysis } from './analysis';
 import { RecordsModel, type Query, type View } from './data/query';
@@ -16,31 +16,30 @@ import { el, primaryModifier } from './dom';
 import { FacetsPanel } from './facets';
 import { formatCount, plural } from './format';
 import { Menu } from './menu';
-import { emptyBox, errorBox, loadingBox, noMatchesBox, Notices } from './panelStates';
+import { errorBox, LoadStatus, Notices } from './panelStates';
 import { RowPump, perf } from './rowPump';
-import { Selection, type NavKey } from './selection';
+import { Selection } from './selection';
 import { SummaryBar } from './summary';
 import { VirtualTable } from './table';
 import { Toolbar } from './toolbar';
-import { emptyViewState, orderedColumns, readSavedState, sameIdentity, sanitizeLayout, sanitizeViewState } from './viewState';
+import { Persistence } from './persist';
+import { onGridKey } from './gridKeys';
+import { ColumnLayoutState } from './columnLayout';
+import { emptyViewState, readSavedState, sameIdentity, sanitizeViewState } from './viewState';
 import { post, settle, vscodeApi } from './vscode';
 
 type Phase = 'waiting' | 'loading' | 'ready' | 'error';
-const PERSIST_DELAY_MS = 250;
 
 class App {
   readonly model = new RecordsModel();
   readonly selection = new Selection();
   view: View;
   state: ViewState = emptyViewState();
-  private layout: ColumnLayout = { order: [], widths: {}, hidden: [] };
-  private identity: PanelIdentity | undefined;
   phase: Phase = 'waiting';
   loadingMessage = 'Loading records…';
   total = 0;
   complete = false;
   pendingRestore: { scrollTop: number; focused: number | undefined } | undefined;
-  private persistTimer = 0;
   private selectionTimer = 0;
   private announceTimer = 0;
   private errorBox: HTMLElement | undefined;
@@ -50,22 +49,20 @@ class App {
   private readonly rangeLabel = el('span', { class: 'range-label', attrs: { 'data-testid': 'range' } });
   private readonly summary = new SummaryBar();
   private readonly notices = new Notices();
-  private readonly progress: HTMLElement;
-  private readonly progressBar = el('span', { class: 'progress-bar' });
-  private readonly loadNote = el('span', { class: 'load-note', attrs: { 'data-testid': 'load-progress' } });
+  private readonly status: LoadStatus;
   private readonly bodyEl = el('div', { class: 'body' });
   private readonly facets: FacetsPanel;
   readonly table: VirtualTable;
-  private readonly tableArea = el('div', { class: 'table-area' });
-  private readonly stateEl = el('div', { class: 'state' });
+  private readonly columns: ColumnLayoutState;
   readonly detail: DetailPane;
   private readonly analysis: Analysis;
   readonly actions: Actions;
-  private readonly contextMenu: Menu;
+  readonly contextMenu: Menu;
   private readonly columnsMenu: Menu;
   /** Screen-reader announcements (the row count after a search or filter). */
   private readonly announcer = el('div', { class: 'sr-only', attrs: { role: 'status', 'aria-live': 'polite' } });
   private readonly pump = new RowPump(this);
+  private readonly persistence = new Persistence(() => ({ state: this.state, scrollTop: this.table.scrollTop, focused: this.selection.focus, pendingRestore: this.pendingRestore }));
 
   constructor(root: HTMLElement) {
     this.root = root;
@@ -80,7 +77,6 @@ class App {
       onColumns: () => (this.columnsMenu.isOpen ? this.columnsMenu.close() : this.columnsMenu.showBelow(this.toolbar.columnsButton)),
       onExport: (format) => void this.actions.exportRows(format),
     });
-    this.progress = el('div', { class: 'progress', attrs: { role: 'progressbar', 'aria-label': 'Loading records', 'data-testid': 'progress' } }, [this.progressBar]);
     this.facets = new FacetsPanel({
       onToggle: (f, key) => this.toggleFacet(f, key),
       onClear: (f) => this.change({ facets: f ? { ...this.state.facets, [f]: [] } : {} }),
@@ -96,31 +92,17 @@ class App {
       },
       onContextMenu: (i, x, y) => this.openContextMenu(i, x, y),
       onSort: (c) => this.sortBy(c),
-      onKey: (e) => this.onGridKey(e),
-      onScroll: () => this.schedulePersist(),
-      onLayout: (change) => {
-        if (change.widths) this.layout.widths = Object.fromEntries(change.widths);
-        if (change.move) {
-          const order = this.visibleOrder().filter((c) => c !== change.move!.column);
-          const at = change.move.before ? order.indexOf(change.move.before) : -1;
-          order.splice(at < 0 ? order.length : at, 0, change.move.column);
-          this.layout.order = [...order, ...orderedColumns(this.layout).filter((c) => !order.includes(c))];
-          this.table.setColumns(this.visibleOrder());
-        }
-        post({ type: 'saveLayout', layout: this.layout });
-      },
+      onKey: (e) => onGridKey(this, e),
+      onScroll: () => this.persistence.schedule(),
+      onLayout: (change) => this.columns.changed(change),
     });
+    this.columns = new ColumnLayoutState(this.table);
     this.detail = new DetailPane({ onCopy: () => this.actions.copyFocused(), onClose: () => this.change({ detailOpen: false }, false) });
     this.actions = new Actions(this.model, this.selection, this.toolbar, this.detail, {
       view: () => this.view,
       sortedAll: () => this.model.sortedOrder(this.state.sort),
-      columns: () => ({ order: orderedColumns(this.layout), hidden: new Set(this.layout.hidden) }),
-      setColumns: (order, hidden) => {
-        this.layout = order.length ? { ...this.layout, order, hidden: [...hidden] } : { order: [], widths: {}, hidden: [] };
-        if (!order.length) this.table.header.widths.clear();
-        this.applyLayout();
-        post({ type: 'saveLayout', layout: this.layout });
-      },
+      columns: () => this.columns.all(),
+      setColumns: (order, hidden) => this.columns.set(order, hidden),
       selectAll: () => this.onCommand('selectAll'),
       clearSelection: () => {
         this.selection.clear();
@@ -128,15 +110,15 @@ class App {
       },
     });
     this.analysis = new Analysis(this.model, { change: (p) => this.change(p), exportGroups: (f, t, rows) => void this.actions.exportGroups(f, t, rows) });
-    this.tableArea.append(this.table.element, this.stateEl);
-    const center = el('div', { class: 'center' }, [this.analysis.trend.element, this.analysis.groups.element, this.tableArea]);
+    this.status = new LoadStatus(root, this.table.element);
+    const center = el('div', { class: 'center' }, [this.analysis.trend.element, this.analysis.groups.element, this.status.tableArea]);
     this.bodyEl.append(this.facets.element, center, this.detail.element);
-    const summaryRow = el('div', { class: 'summary-row' }, [this.summary.element, this.loadNote, this.rangeLabel]);
-    root.append(this.toolbar.element, summaryRow, this.analysis.chips, this.notices.element, this.progress, this.bodyEl, this.announcer);
+    const summaryRow = el('div', { class: 'summary-row' }, [this.summary.element, this.status.loadNote, this.rangeLabel]);
+    root.append(this.toolbar.element, summaryRow, this.analysis.chips, this.notices.element, this.status.progress, this.bodyEl, this.announcer);
     this.contextMenu = new Menu(() => this.actions.contextEntries(), (a) => this.actions.run(a), { testid: 'context-menu', label: 'Row actions' });
     this.columnsMenu = new Menu(() => this.actions.columnEntries(), (a) => this.actions.run(a), { testid: 'columns-popup', label: 'Columns', opener: this.toolbar.columnsButton });
     this.wire();
-    this.applyLayout();
+    this.columns.apply();
     this.applyPanes();
     this.render();
   }
@@ -201,15 +183,14 @@ class App {
   }
 
   private onInit(m: Extract<HostMessage, { type: 'init' }>): void {
-    this.identity = m.identity;
+    this.persistence.identity = m.identity;
     document.title = typeof m.title === 'string' ? m.title : 'DMARC records';
     this.root.setAttribute('aria-label', document.title);
     this.rangeLabel.textContent = typeof m.rangeLabel === 'string' ? m.rangeLabel : '';
     const start = Date.parse(String(m.identity?.start));
     const end = Date.parse(String(m.identity?.end));
     if (Number.isFinite(start) && Number.isFinite(end)) this.analysis.setRange(start, end);
-    this.layout = sanitizeLayout(m.layout);
-    this.table.header.setWidths(this.layout.widths);
+    this.columns.load(m.layout);
     // The state VS Code kept for this webview is the newest (it survives hiding the panel); the
     // host's copy is what the serializer restored after a window reload.
     const saved = readSavedState(vscodeApi.getState());
@@ -225,10 +206,9 @@ class App {
     this.facets.setWeight(view.facetWeight);
     this.pendingRestore = view.scrollTop > 0 || view.focused !== undefined ? { scrollTop: view.scrollTop, focused: view.focused } : undefined;
     this.table.setSort(view.sort);
-    this.applyLayout();
     this.applyPanes();
     this.update();
-    this.persistNow();
+    this.persistence.now();
   }
 
   onError(m: Extract<HostMessage, { type: 'error' }>): void {
@@ -274,7 +254,7 @@ class App {
     if ('facetWeight' in patch) this.facets.setWeight(this.state.facetWeight);
     if ('facetsOpen' in patch || 'detailOpen' in patch) this.applyPanes();
     if (recompute) this.viewChanged('sort' in patch ? 'sort' : 'filter');
-    else this.schedulePersist();
+    else this.persistence.schedule();
   }
 
   /** Recomputes the view (filter, sort, facets, summary, trend, groups) and repaints. */
@@ -316,7 +296,7 @@ class App {
       this.announceTimer = window.setTimeout(() => (this.announcer.textContent = `${plural(this.view.order.length, 'row', 'rows')} of ${formatCount(this.model.length)}`), 600);
     }
     this.updateSelectionUi();
-    this.schedulePersist();
+    this.persistence.schedule();
   }
 
   private sortBy(column: ColumnId): void {
@@ -337,42 +317,7 @@ class App {
 
   // ---- selection and keyboard ----------------------------------------------------------------
 
-  private onGridKey(e: KeyboardEvent): boolean {
-    const mods = { shift: e.shiftKey, ctrl: primaryModifier(e) };
-    const nav: Record<string, NavKey> = { ArrowUp: 'up', ArrowDown: 'down', PageUp: 'pageUp', PageDown: 'pageDown', Home: 'home', End: 'end' };
-    const key = nav[e.key];
-    if (key) {
-      this.selection.navigate(this.view, key, mods, this.table.pageSize());
-      this.afterSelection(true);
-      return true;
-    }
-    if (e.key === ' ') {
-      if (this.selection.focus < 0 || (this.view.posOf[this.selection.focus] ?? -1) < 0) this.selection.navigate(this.view, 'home', { shift: false, ctrl: false }, 1);
-      else this.selection.toggleFocused();
-      this.afterSelection(true);
-      return true;
-    }
-    if (mods.ctrl && (e.key === 'a' || e.key === 'A')) {
-      this.selection.selectAll(this.view);
-      this.afterSelection(false);
-      return true;
-    }
-    if (e.key === 'Escape' && this.selection.count > 0) {
-      this.selection.clear();
-      this.afterSelection(false);
-      return true;
-    }
-    if (e.key === 'ContextMenu' || (e.shiftKey && e.key === 'F10')) {
-      const pos = this.selection.focus >= 0 ? this.view.posOf[this.selection.focus] ?? -1 : -1;
-      const rect = pos >= 0 ? this.table.rowRect(pos) : undefined;
-      const box = rect ?? this.table.element.getBoundingClientRect();
-      this.contextMenu.showAt(box.left + 24, box.top + (rect ? rect.height : 24));
-      return true;
-    }
-    return false;
-  }
-
-  private focusGrid(): void {
+  focusGrid(): void {
     this.table.element.focus();
     if (this.selection.focus < 0 && this.view.order.length > 0) {
       this.selection.navigate(this.view, 'home', { shift: false, ctrl: true }, 1);
@@ -388,7 +333,7 @@ class App {
     this.actions.showFocused(this.state.detailOpen);
     if (this.selectionTimer) clearTimeout(this.selectionTimer);
     this.selectionTimer = window.setTimeout(() => post({ type: 'selectionChanged', count: this.selection.count }), 100);
-    if (persist) this.schedulePersist();
+    if (persist) this.persistence.schedule();
   }
 
   private updateSelectionUi(): void {
@@ -404,16 +349,6 @@ class App {
 
   // ---- layout and states ---------------------------------------------------------------------
 
-  private visibleOrder(): ColumnId[] {
-    const hidden = new Set(this.layout.hidden);
-    const cols = orderedColumns(this.layout).filter((c) => !hidden.has(c));
-    return cols.length ? cols : [...COLUMNS];
-  }
-
-  private applyLayout(): void {
-    this.table.setColumns(this.visibleOrder());
-  }
-
   private applyPanes(): void {
     this.bodyEl.classList.toggle('hide-facets', !this.state.facetsOpen);
     this.bodyEl.classList.toggle('hide-detail', !this.state.detailOpen);
@@ -425,60 +360,17 @@ class App {
 
   /** Shows the state that fits: loading, error, empty, no matches, or the table. */
   render(): void {
-    const rows = this.model.length;
-    this.root.dataset.phase = this.phase;
-    this.root.classList.toggle('no-rows', rows === 0);
-    const loading = this.phase === 'waiting' || this.phase === 'loading';
-    this.progress.classList.toggle('active', loading);
-    this.progress.hidden = !loading;
-    // While rows stream in, the bar shows how many arrived; before the first ones it just moves.
-    const streaming = loading && rows > 0 && this.total > 0;
-    this.progress.classList.toggle('determinate', streaming);
-    this.progressBar.style.width = streaming ? `${Math.min(100, (rows / this.total) * 100)}%` : '';
-    const text = loading ? (rows > 0 ? `Loaded ${formatCount(rows)} of ${formatCount(this.total)} rows` : this.loadingMessage) : 'Done';
-    this.progress.setAttribute('aria-valuetext', text);
-    this.progress.title = streaming ? text : '';
-    this.loadNote.textContent = streaming ? `Loading… ${formatCount(rows)} of ${formatCount(this.total)} rows` : '';
-    this.loadNote.hidden = !streaming;
-    let box: HTMLElement | undefined;
-    if (this.phase === 'error') box = this.errorBox;
-    else if (rows === 0 && loading) box = loadingBox(this.loadingMessage);
-    else if (rows === 0 && this.phase === 'ready') box = emptyBox();
-    else if (rows > 0 && this.view.order.length === 0) box = noMatchesBox(() => this.change({ search: '', facets: {}, days: undefined, groups: [] }));
-    if (this.phase !== 'error' || this.stateEl.firstChild !== box) this.stateEl.replaceChildren(...(box ? [box] : []));
-    this.stateEl.hidden = !box;
-    this.tableArea.classList.toggle('has-state', !!box && (rows === 0 || this.phase === 'error'));
+    this.status.render({
+      phase: this.phase,
+      rows: this.model.length,
+      total: this.total,
+      shown: this.view.order.length,
+      loadingMessage: this.loadingMessage,
+      errorBox: this.errorBox,
+      onClear: () => this.change({ search: '', facets: {}, days: undefined, groups: [] }),
+    });
     this.toolbar.setSearch(this.state.search);
     this.updateSelectionUi();
-  }
-
-  // ---- persistence ---------------------------------------------------------------------------
-
-  private currentViewState(): ViewState {
-    const v: ViewState = { ...this.state, scrollTop: Math.max(0, Math.round(this.table.scrollTop)) };
-    delete v.focused;
-    if (this.selection.focus >= 0) v.focused = this.selection.focus;
-    // A restore still waiting for its rows keeps its targets.
-    if (this.pendingRestore) {
-      v.scrollTop = this.pendingRestore.scrollTop;
-      if (this.pendingRestore.focused !== undefined) v.focused = this.pendingRestore.focused;
-    }
-    return sanitizeViewState(v);
-  }
-
-  schedulePersist(): void {
-    if (!this.identity) return;
-    if (this.persistTimer) clearTimeout(this.persistTimer);
-    this.persistTimer = window.setTimeout(() => this.persistNow(), PERSIST_DELAY_MS);
-  }
-
-  private persistNow(): void {
-    if (!this.identity) return;
-    if (this.persistTimer) clearTimeout(this.persistTimer);
-    this.persistTimer = 0;
-    const view = this.currentViewState();
-    vscodeApi.setState({ identity: this.identity, view });
-    post({ type: 'saveState', state: view });
   }
 }
 

@@ -3,6 +3,7 @@
  * matches), and the notices about rows the host left out or kept with warnings.
  */
 import { button, el, icon, iconButton } from './dom';
+import { formatCount } from './format';
 
 export function loadingBox(message: string): HTMLElement {
   const box = el('div', { class: 'state-box', attrs: { 'data-testid': 'loading' } });
@@ -78,5 +79,59 @@ export class Notices {
     dismiss.addEventListener('click', () => this.set([]));
     actions.append(dismiss);
     this.element.append(icon('warning', 'notice-icon'), items, actions);
+  }
+}
+
+export interface StatusView {
+  phase: 'waiting' | 'loading' | 'ready' | 'error';
+  rows: number;
+  total: number;
+  /** Rows passing the filters. */
+  shown: number;
+  loadingMessage: string;
+  errorBox: HTMLElement | undefined;
+  onClear(): void;
+}
+
+/** The progress bar, the "Loading… N of M rows" note, and the box shown over the table area. */
+export class LoadStatus {
+  readonly progress: HTMLElement;
+  readonly loadNote = el('span', { class: 'load-note', attrs: { 'data-testid': 'load-progress' } });
+  readonly tableArea = el('div', { class: 'table-area' });
+  private readonly bar = el('span', { class: 'progress-bar' });
+  private readonly stateEl = el('div', { class: 'state' });
+
+  constructor(
+    private readonly root: HTMLElement,
+    grid: HTMLElement,
+  ) {
+    this.progress = el('div', { class: 'progress', attrs: { role: 'progressbar', 'aria-label': 'Loading records', 'data-testid': 'progress' } }, [this.bar]);
+    this.tableArea.append(grid, this.stateEl);
+  }
+
+  render(v: StatusView): void {
+    const { rows, total } = v;
+    this.root.dataset.phase = v.phase;
+    this.root.classList.toggle('no-rows', rows === 0);
+    const loading = v.phase === 'waiting' || v.phase === 'loading';
+    this.progress.classList.toggle('active', loading);
+    this.progress.hidden = !loading;
+    // While rows stream in, the bar shows how many arrived; before the first ones it just moves.
+    const streaming = loading && rows > 0 && total > 0;
+    this.progress.classList.toggle('determinate', streaming);
+    this.bar.style.width = streaming ? `${Math.min(100, (rows / total) * 100)}%` : '';
+    const text = loading ? (rows > 0 ? `Loaded ${formatCount(rows)} of ${formatCount(total)} rows` : v.loadingMessage) : 'Done';
+    this.progress.setAttribute('aria-valuetext', text);
+    this.progress.title = streaming ? text : '';
+    this.loadNote.textContent = streaming ? `Loading… ${formatCount(rows)} of ${formatCount(total)} rows` : '';
+    this.loadNote.hidden = !streaming;
+    let box: HTMLElement | undefined;
+    if (v.phase === 'error') box = v.errorBox;
+    else if (rows === 0 && loading) box = loadingBox(v.loadingMessage);
+    else if (rows === 0 && v.phase === 'ready') box = emptyBox();
+    else if (rows > 0 && v.shown === 0) box = noMatchesBox(v.onClear);
+    if (v.phase !== 'error' || this.stateEl.firstChild !== box) this.stateEl.replaceChildren(...(box ? [box] : []));
+    this.stateEl.hidden = !box;
+    this.tableArea.classList.toggle('has-state', !!box && (rows === 0 || v.phase === 'error'));
   }
 }

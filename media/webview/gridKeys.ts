@@ -1,0 +1,43 @@
+/**
+ * The records grid's keyboard: arrows, Page Up/Down, Home/End move the focused row (Shift extends,
+ * Ctrl/Cmd moves without selecting), Space toggles, Ctrl/Cmd+A selects all, Escape clears, the
+ * context-menu key opens the row menu.
+ */
+import { primaryModifier } from './dom';
+import type { App } from './main';
+import type { NavKey } from './selection';
+
+export function onGridKey(app: App, e: KeyboardEvent): boolean {
+  const mods = { shift: e.shiftKey, ctrl: primaryModifier(e) };
+  const nav: Record<string, NavKey> = { ArrowUp: 'up', ArrowDown: 'down', PageUp: 'pageUp', PageDown: 'pageDown', Home: 'home', End: 'end' };
+  const key = nav[e.key];
+  if (key) {
+    app.selection.navigate(app.view, key, mods, app.table.pageSize());
+    app.afterSelection(true);
+    return true;
+  }
+  if (e.key === ' ') {
+    if (app.selection.focus < 0 || (app.view.posOf[app.selection.focus] ?? -1) < 0) app.selection.navigate(app.view, 'home', { shift: false, ctrl: false }, 1);
+    else app.selection.toggleFocused();
+    app.afterSelection(true);
+    return true;
+  }
+  if (mods.ctrl && (e.key === 'a' || e.key === 'A')) {
+    app.selection.selectAll(app.view);
+    app.afterSelection(false);
+    return true;
+  }
+  if (e.key === 'Escape' && app.selection.count > 0) {
+    app.selection.clear();
+    app.afterSelection(false);
+    return true;
+  }
+  if (e.key === 'ContextMenu' || (e.shiftKey && e.key === 'F10')) {
+    const pos = app.selection.focus >= 0 ? app.view.posOf[app.selection.focus] ?? -1 : -1;
+    const rect = pos >= 0 ? app.table.rowRect(pos) : undefined;
+    const box = rect ?? app.table.element.getBoundingClientRect();
+    app.contextMenu.showAt(box.left + 24, box.top + (rect ? rect.height : 24));
+    return true;
+  }
+  return false;
+}
