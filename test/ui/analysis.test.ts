@@ -182,6 +182,12 @@ describe('records panel analysis in the browser: trend, groups, DKIM fields, lay
     assert.deepEqual(level0.map((g) => [g.group, g.rows, g.emails]), [[top[0], top[1].length, emails]], 'the filtered table: one source');
     assert.equal(exported.groups.filter((g) => g.subgroup !== undefined).reduce((s, g) => s + g.emails, 0), emails, 'its IPs add up');
     await runCommand(wb.page, 'View: Revert and Close Editor');
+    await frame.locator('[data-testid="groups-export-csv"]').click();
+    await wb.page.locator('.tab', { hasText: /dmarc-Analysis-Org-groups-\d+\.csv/ }).first().waitFor({ state: 'visible', timeout: 30_000 });
+    const csv = (await activeEditorText(wb.page)).split(/\r?\n/).filter(Boolean);
+    assert.equal(csv[0], 'group,subgroup,rows,emails,share,dmarcPass,alignedSpf,alignedDkim,delivered,quarantined,rejected,first,last');
+    assert.equal(csv.length, exported.groups.length + 1, 'one line per group and subgroup');
+    await runCommand(wb.page, 'View: Revert and Close Editor');
 
     await frame.locator('[data-testid="chip-group-0-remove"]').click();
     await chip.waitFor({ state: 'detached' });
@@ -255,6 +261,15 @@ describe('records panel analysis in the browser: trend, groups, DKIM fields, lay
     const other = await openPanel('Last 30 days');
     assert.deepEqual((await order(other)).slice(0, 3), ['emails', 'source', 'ipAddress']);
     assert.equal(await width(other), w0 + 60);
+
+    // Selecting rows does not move the toolbar's buttons.
+    const exportX = async () => other.locator('[data-testid="export-json"]').evaluate((b) => b.getBoundingClientRect().left);
+    const x0 = await exportX();
+    await other.locator('.row:visible').first().click();
+    await wb.page.keyboard.press('Control+A');
+    await other.locator('[data-testid="selected-count"][data-value]:not([data-value="0"])').waitFor();
+    assert.equal(await exportX(), x0, 'Export JSON stays put when the selection changes');
+    await wb.page.keyboard.press('Escape');
 
     // Details collapse to a strip at the edge, and open from it.
     await other.locator('[data-testid="detail-toggle"]').click();

@@ -70,12 +70,12 @@ describe('records panel in the browser', () => {
   });
 
   it('sorts a numeric column biggest first, and reverses on a second click', async () => {
-    const header = frame.locator('[data-column="emails"][role="columnheader"]');
+    const header = frame.locator('[data-testid="grid"] [data-column="emails"][role="columnheader"]');
     await header.click();
-    await frame.locator('[data-column="emails"][aria-sort="descending"]').waitFor();
+    await frame.locator('[data-testid="grid"] [data-column="emails"][aria-sort="descending"]').waitFor();
     const first = (await cellTexts('emails')).slice(0, 8).map((t) => Number(t.replace(/[^\d]/g, '')));
     await header.click();
-    await frame.locator('[data-column="emails"][aria-sort="ascending"]').waitFor();
+    await frame.locator('[data-testid="grid"] [data-column="emails"][aria-sort="ascending"]').waitFor();
     const second = (await cellTexts('emails')).slice(0, 8).map((t) => Number(t.replace(/[^\d]/g, '')));
     const asc = (a: number[]) => a.every((v, i) => i === 0 || a[i - 1] <= v);
     const desc = (a: number[]) => a.every((v, i) => i === 0 || a[i - 1] >= v);
@@ -161,7 +161,7 @@ describe('records panel in the browser', () => {
     frame = await findWebviewFrame(wb.page, '[data-testid="records-panel"]', 60_000);
     await waitForPanelReady(frame);
     assert.ok((await summaryRows()) > 2000);
-    assert.match(String(await frame.locator('[data-column="emails"][role="columnheader"]').getAttribute('aria-sort')), /ascending|descending/, 'the sort was restored');
+    assert.match(String(await frame.locator('[data-testid="grid"] [data-column="emails"][role="columnheader"]').getAttribute('aria-sort')), /ascending|descending/, 'the sort was restored');
   });
 
   it('report data with HTML and script payloads stays inert text', async () => {
@@ -181,6 +181,17 @@ describe('records panel in the browser', () => {
     await f.locator('[data-testid="detail-json"]').waitFor({ state: 'visible' });
     assert.ok((await f.locator('[data-testid="detail-json"]').innerText()).includes('<img src=x onerror=alert(1)>'), 'the JSON detail shows the payload as text');
     await wb.page.waitForTimeout(500);
+    // The same payloads as group names, trend series, chips and facet values.
+    await f.getByLabel('Group by', { exact: true }).selectOption('source');
+    await f.locator('[data-testid="trend-split"]').selectOption('group');
+    await f.locator('.groups-line').first().click();
+    await f.locator('[data-testid="chip-group-0"]').waitFor();
+    const shown = await f.locator('[data-testid="groups"], [data-testid="trend-legend"], [data-testid="chips"], [data-testid="facets"]').allInnerTexts();
+    assert.ok(shown.join('\n').includes('<img src=x onerror=alert(1)>') || shown.join('\n').includes('</script><script>alert(1)</script>'), 'payloads shown as text in groups, legend, chips or facets');
+    assert.equal(await f.locator('#root img, #root svg, #root script, #root iframe, #root object, [onerror], [onload]').count(), 0, 'still no element from report data');
+    await f.locator('[data-testid="chip-group-0-remove"]').click();
+    await f.getByLabel('Group by', { exact: true }).selectOption('');
+    await wb.page.waitForTimeout(300);
     assert.deepEqual(dialogs, [], 'nothing ran');
     assert.deepEqual(await cspViolations(f), [], 'no CSP violation with hostile data');
     await wb.screenshot('panel-hostile');
