@@ -54,6 +54,8 @@ export class GroupsTable {
   private total = 0;
   private cursor = 0;
   private height = 0;
+  /** The body's scrollTop as of its last scroll event or our last write (reading it would force a layout). */
+  private top = 0;
 
   constructor(private readonly host: GroupsHost, controls: HTMLElement) {
     this.element = el('section', { class: 'groups', attrs: { 'data-testid': 'groups', 'aria-label': 'Groups' } });
@@ -89,7 +91,10 @@ export class GroupsTable {
     this.body.append(this.spacer);
     this.grid.append(el('div', { class: 'groups-headgroup', attrs: { role: 'rowgroup' } }, [head]), this.body);
     this.element.append(bar, this.multi, this.grid);
-    this.body.addEventListener('scroll', () => this.render());
+    this.body.addEventListener('scroll', () => {
+      this.top = this.body.scrollTop;
+      this.render();
+    });
     this.grid.addEventListener('keydown', (e) => this.onKey(e));
     this.body.addEventListener('click', (e) => {
       const row = (e.target as HTMLElement).closest<HTMLElement>('.groups-line');
@@ -111,7 +116,9 @@ export class GroupsTable {
   /** Without a group-by field only the bar with its controls shows. */
   setOpen(open: boolean): void {
     this.element.classList.toggle('closed', !open);
+    const opening = open && this.grid.hidden;
     this.grid.hidden = !open;
+    if (opening) this.body.scrollTop = this.top = 0;
     for (const b of this.exports) b.hidden = !open;
     if (!open) {
       this.note.textContent = 'Totals and pass rates per sender, IP, reporter, DKIM domain…';
@@ -138,7 +145,7 @@ export class GroupsTable {
   }
 
   private render(force = false): void {
-    const top = this.body.scrollTop;
+    const top = this.top;
     const h = this.height || this.body.clientHeight;
     const first = Math.max(0, Math.floor(top / ROW_HEIGHT) - 4);
     const last = Math.min(this.lines.length, Math.ceil((top + h) / ROW_HEIGHT) + 4);
@@ -224,8 +231,8 @@ export class GroupsTable {
     e.preventDefault();
     this.cursor = Math.max(0, Math.min(n - 1, next));
     const y = this.cursor * ROW_HEIGHT;
-    if (y < this.body.scrollTop) this.body.scrollTop = y;
-    else if (y + ROW_HEIGHT > this.body.scrollTop + (this.height || 0)) this.body.scrollTop = y + ROW_HEIGHT - (this.height || 0);
+    if (y < this.top) this.body.scrollTop = this.top = y;
+    else if (y + ROW_HEIGHT > this.top + (this.height || 0)) this.body.scrollTop = this.top = y + ROW_HEIGHT - (this.height || 0);
     this.render(true);
   }
 }

@@ -253,7 +253,12 @@ class App {
     if ('facets' in patch) for (const f of FACETS) if (!this.state.facets[f]?.length) delete this.state.facets[f];
     if ('facetWeight' in patch) this.facets.setWeight(this.state.facetWeight);
     if ('facetsOpen' in patch || 'detailOpen' in patch) this.applyPanes();
-    if (recompute) this.viewChanged('sort' in patch ? 'sort' : 'filter');
+    // How rows are grouped or the trend split changes no filter: only the analysis is redrawn.
+    const analysisOnly = Object.keys(patch).every((k) => k === 'groupBy' || k === 'thenBy' || k === 'trendSplit' || k === 'share');
+    if (recompute && analysisOnly) {
+      this.analysis.update(this.state, this.view);
+      this.persistence.schedule();
+    } else if (recompute) this.viewChanged('sort' in patch ? 'sort' : 'filter');
     else this.persistence.schedule();
   }
 
@@ -284,7 +289,13 @@ class App {
   private viewChanged(kind: 'filter' | 'sort'): void {
     const t0 = performance.now();
     this.pendingRestore = undefined;
-    this.update(false);
+    const resorted = kind === 'sort' ? this.model.resort(this.view, this.state.sort) : undefined;
+    if (resorted) {
+      this.pump.settleUpdate();
+      this.view = resorted;
+      this.table.setRows(resorted.order, false);
+      this.render();
+    } else this.update(false);
     const pos = this.selection.focus >= 0 ? this.view.posOf[this.selection.focus] ?? -1 : -1;
     if (pos >= 0) this.table.reveal(pos);
     else this.table.scrollTop = 0;

@@ -70,6 +70,8 @@ export class VirtualTable {
   private viewport = 0;
   /** The grid's height, kept from the ResizeObserver so rendering never forces a layout to read it. */
   private height = 0;
+  /** The grid's scrollTop as of its last scroll event or our last write: reading the DOM's would force a layout. */
+  private top = 0;
 
   constructor(private readonly host: TableHost) {
     this.element = el('div', {
@@ -92,6 +94,7 @@ export class VirtualTable {
     this.element.append(headGroup, this.spacer);
 
     this.element.addEventListener('scroll', () => {
+      this.top = this.element.scrollTop;
       this.render();
       this.host.onScroll();
     });
@@ -172,14 +175,16 @@ export class VirtualTable {
   }
 
   get scrollTop(): number {
-    return this.element.scrollTop;
+    return this.top;
   }
 
   set scrollTop(v: number) {
     this.viewport = this.viewportHeight();
     this.geometry = scrollGeometry(this.order.length, this.viewport);
     this.spacer.style.height = `${this.geometry.spacer}px`;
-    this.element.scrollTop = v;
+    const target = Math.max(0, Math.min(v, this.geometry.spacer - this.viewport));
+    // Writing scrollTop makes the browser lay out at once; skip it when nothing moves.
+    if (target !== this.top) this.element.scrollTop = this.top = target;
     this.render();
   }
 
@@ -188,14 +193,14 @@ export class VirtualTable {
     if (pos < 0 || pos >= this.order.length) return;
     this.viewport = this.viewportHeight();
     const g = (this.geometry = scrollGeometry(this.order.length, this.viewport));
-    const virtualTop = g.toVirtual(this.element.scrollTop);
+    const virtualTop = g.toVirtual(this.top);
     const top = pos * ROW_HEIGHT;
     let target = virtualTop;
     if (top < virtualTop) target = top;
     else if (top + ROW_HEIGHT > virtualTop + this.viewport) target = top + ROW_HEIGHT - this.viewport;
     if (target !== virtualTop) {
       this.spacer.style.height = `${g.spacer}px`;
-      this.element.scrollTop = Math.ceil(g.toScroll(target));
+      this.element.scrollTop = this.top = Math.ceil(g.toScroll(target));
     }
     this.render();
   }
@@ -214,8 +219,7 @@ export class VirtualTable {
   render(): void {
     const grid = this.element;
     const n = this.order.length;
-    // Read before writing anything, so the browser lays out at most once.
-    const rawScrollTop = grid.scrollTop;
+    const rawScrollTop = this.top;
     this.viewport = this.viewportHeight();
     this.geometry = scrollGeometry(n, this.viewport);
     const g = this.geometry;

@@ -210,7 +210,8 @@ export class TrendPanel {
     this.shareButton.classList.toggle('active', share);
     const unit = UNIT_NAME[trend.unit];
     const total = trend.totals.reduce((a, b) => a + b, 0);
-    this.caption.textContent = `Emails per ${unit} (UTC)${view.chosen ? ` · ${formatCount(this.chosenEmails())} of ${formatCount(total)} in the chosen ${unit}s` : ''}`;
+    this.caption.textContent = `Emails per ${unit} (UTC)${view.chosen ? ` · ${formatCount(this.chosenEmails())} of ${formatCount(total)} chosen` : ''}`;
+    this.caption.title = this.caption.textContent;
     this.canvas.setAttribute('aria-label', this.accessibleName());
     const labels = Array.from(trend.starts, (ms) => axisLabel(trend.unit, ms));
     const totals = trend.totals;

@@ -18,7 +18,7 @@ import { perfMark } from '../perf';
 export const PANEL_VIEW_TYPE = 'dmarc.records';
 /** Rows per message. The first message is smaller so the first rows paint sooner. */
 const FIRST_CHUNK = 1_000;
-const CHUNK = 10_000;
+const CHUNK = 5_000;
 const t = vscode.l10n.t;
 
 export interface PanelDeps {

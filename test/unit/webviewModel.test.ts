@@ -302,6 +302,24 @@ describe('webview model: sort', () => {
     assert.equal([...v.posOf].filter((p) => p >= 0).length, v.order.length);
   });
 
+  it('re-sorts a computed view to exactly what a full compute gives, and declines once rows were appended', () => {
+    const rows = generateRows(900, 21);
+    const m = modelOf(rows);
+    const base: Query = { search: 'mail', facets: { category: ['authorized', 'rejected'] }, days: { startMs: Date.UTC(2025, 2, 1), endMs: Date.UTC(2025, 8, 1) } };
+    let view = m.compute({ ...base, sort: { column: 'source', descending: false } });
+    for (const sort of [{ column: 'emails' as const, descending: true }, { column: 'ipAddress' as const, descending: false }, undefined]) {
+      const resorted = m.resort(view, sort)!;
+      const full = m.compute({ ...base, sort });
+      assert.deepEqual([...resorted.order], [...full.order]);
+      assert.deepEqual([...resorted.posOf], [...full.posOf]);
+      assert.deepEqual(resorted.summary, full.summary);
+      assert.deepEqual(resorted.facets, full.facets);
+      view = resorted;
+    }
+    m.append([rows[0]!]);
+    assert.equal(m.resort(view, { column: 'emails', descending: false }), undefined);
+  });
+
   it('re-sorts after rows are appended', () => {
     const m = new RecordsModel();
     m.append([tuple({ emails: 5 }), tuple({ emails: 1 })]);

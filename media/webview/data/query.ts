@@ -64,6 +64,7 @@ export class RecordsModel {
   private sorted: { key: string; version: number; order: Uint32Array } | undefined;
   private searchCache: { query: string; version: number; generation: number; length: number; mask: Uint8Array } | undefined;
   private totals: { version: number; counts: Uint32Array[] } | undefined;
+  private allCounts: { version: number; rows: Uint32Array[]; emails: Float64Array[] } | undefined;
   readonly timings: Timings = { sortMs: 0, filterMs: 0 };
 
   get length(): number {
@@ -76,6 +77,7 @@ export class RecordsModel {
     this.sorted = undefined;
     this.searchCache = undefined;
     this.totals = undefined;
+    this.allCounts = undefined;
   }
 
   append(tuples: readonly unknown[], expectedTotal = 0): void {
@@ -179,6 +181,28 @@ export class RecordsModel {
     return mask;
   }
 
+  /**
+   * The same rows in another order: a sort changes no count, so facets, summary and trend rows
+   * are kept. Undefined when rows were added since `view` was computed.
+   */
+  resort(view: View, sort: SortSpec | undefined): View | undefined {
+    const n = this.store.length;
+    if (view.posOf.length !== n) return undefined;
+    const order = this.sortedOrder(sort);
+    const out = new Uint32Array(view.order.length);
+    const posOf = new Int32Array(n).fill(-1);
+    const was = view.posOf;
+    let p = 0;
+    for (let k = 0; k < n; k++) {
+      const i = order[k]!;
+      if (was[i]! >= 0) {
+        posOf[i] = p;
+        out[p++] = i;
+      }
+    }
+    return { ...view, order: out, posOf };
+  }
+
   /** The view for a query: filtered rows in sort order, facet options with counts, summary. */
   compute(query: Query): View {
     const s = this.store;
@@ -200,8 +224,6 @@ export class RecordsModel {
       }
       active.push({ f, field, allowed });
     });
-    const rows = fields.map((field) => new Uint32Array(field.dict.length));
-    const emails = fields.map((field) => new Float64Array(field.dict.length));
     const visible = new Uint8Array(n);
     const inTrend = new Uint8Array(n);
     const days = query.days;
@@ -209,8 +231,14 @@ export class RecordsModel {
     const dhi = days ? days.endMs : 0;
     const dates = s.dateMs;
     const nActive = active.length;
+    // Rows counted in every facet, and rows failing exactly one facet (counted in that one only,
+    // so a facet's options show what choosing them would add).
+    const counted = new Uint32Array(n);
+    const near = new Uint32Array(nActive ? n : 0);
+    const nearFacet = new Uint8Array(nActive ? n : 0);
     let visibleCount = 0;
     let trendCount = 0;
+    let nearCount = 0;
 
     for (let i = 0; i < n; i++) {
       if (mask !== undefined && mask[i] === 0) continue;
@@ -234,25 +262,58 @@ export class RecordsModel {
       if (days && !(dates[i]! >= dlo && dates[i]! <= dhi)) continue;
       if (fails === 0) {
         visible[i] = 1;
-        visibleCount++;
+        counted[visibleCount++] = i;
+      } else {
+        near[nearCount] = i;
+        nearFacet[nearCount++] = failed;
       }
-      const e = s.emails[i]!;
-      for (let f = 0; f < fields.length; f++) {
-        if (fails === 1 && f !== failed) continue;
-        const field = fields[f]!;
-        if (field.kind === 'single') {
-          const c = field.codes[i]!;
-          rows[f]![c]!++;
-          emails[f]![c]! += e;
-        } else {
-          for (let j = field.start[i]!, end = field.start[i + 1]!; j < end; j++) {
-            const c = field.codes[j]!;
-            rows[f]![c]!++;
-            emails[f]![c]! += e;
+    }
+
+    // Counted one field at a time: tight loops over typed arrays. Without any filter the counts
+    // are those of every row, kept per store version (clearing the search is then instant).
+    const unfiltered = visibleCount === n;
+    const kept = unfiltered && this.allCounts?.version === s.version ? this.allCounts : undefined;
+    const rows: Uint32Array[] = kept ? kept.rows : [];
+    const emails: Float64Array[] = kept ? kept.emails : [];
+    const em = s.emails;
+    for (let f = kept ? fields.length : 0; f < fields.length; f++) {
+      const field = fields[f]!;
+      const r = new Uint32Array(field.dict.length);
+      const e = new Float64Array(field.dict.length);
+      const codes = field.codes;
+      if (field.kind === 'single') {
+        for (let k = 0; k < visibleCount; k++) {
+          const i = counted[k]!;
+          const c = codes[i]!;
+          r[c]!++;
+          e[c]! += em[i]!;
+        }
+        for (let k = 0; k < nearCount; k++) {
+          if (nearFacet[k] !== f) continue;
+          const i = near[k]!;
+          const c = codes[i]!;
+          r[c]!++;
+          e[c]! += em[i]!;
+        }
+      } else {
+        const start = field.start;
+        for (let k = 0; k < visibleCount + nearCount; k++) {
+          let i: number;
+          if (k < visibleCount) i = counted[k]!;
+          else if (nearFacet[k - visibleCount] === f) i = near[k - visibleCount]!;
+          else continue;
+          const x = em[i]!;
+          for (let j = start[i]!, end = start[i + 1]!; j < end; j++) {
+            const c = codes[j]!;
+            r[c]!++;
+            e[c]! += x;
           }
         }
       }
+      rows.push(r);
+      emails.push(e);
     }
+    if (unfiltered && !kept) this.allCounts = { version: s.version, rows, emails };
 
     const out = new Uint32Array(visibleCount);
     const trendRows = new Uint32Array(trendCount);
