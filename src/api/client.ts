@@ -6,6 +6,7 @@
 import { version } from '../../package.json';
 import { ApiError, formatBytes, formatDuration, redact, snippet } from './errors';
 import { normaliseRows, parseRecordsJsonAsync } from './schema';
+import type { RequestSummary } from './requestLog';
 import type { FetchOptions, FetchResult, RecordsQuery } from './types';
 import { baseUrlProblem, buildRecordsUrl, isLoopbackHost, toIsoUtc } from './url';
 
@@ -30,6 +31,15 @@ export interface ClientOptions extends FetchOptions {
   chunkRows?: number;
   /** Called when a 2xx body has fully arrived, before it is parsed (for performance traces). */
   onResponse?: (info: { status: number; bytes: number; ms: number }) => void;
+  /** Called once when the fetch ends, either way: what the Info log line says (requestLog.ts). */
+  onDone?: (summary: RequestSummary) => void;
+}
+
+/** What one fetch saw, filled in as it goes (for `onDone`). */
+interface Stats {
+  status?: number;
+  bytes?: number;
+  retries: number;
 }
 
 /**
@@ -45,8 +55,33 @@ export async function fetchDmarcRecords(query: RecordsQuery, options: ClientOpti
       // A failing logger must not fail the fetch.
     }
   };
+  const t0 = Date.now();
+  const stats: Stats = { retries: 0 };
+  const done = (result: FetchResult | undefined, error: ApiError | undefined): void => {
+    if (!options.onDone) return;
+    const range = (d: Date | string): string => toIsoUtc(d) ?? redact(String(d).slice(0, 40), key);
+    try {
+      options.onDone({
+        organizationId: redact(String(query.organizationId ?? '').trim().slice(0, 100), key),
+        start: range(query.startDate),
+        end: range(query.endDate),
+        ok: !error,
+        status: stats.status,
+        rows: result?.records.length,
+        rejected: result?.rejected.count,
+        bytes: stats.bytes,
+        ms: Date.now() - t0,
+        retries: stats.retries,
+        error: error?.kind,
+      });
+    } catch {
+      // Logging must not fail the fetch.
+    }
+  };
   try {
-    return await run(query, options, log);
+    const result = await run(query, options, log, stats);
+    done(result, undefined);
+    return result;
   } catch (e) {
     // Last line of defence: whatever went wrong, what leaves this function is an ApiError whose
     // message does not contain the key (messages may quote a server or an underlying error).
@@ -57,13 +92,14 @@ export async function fetchDmarcRecords(query: RecordsQuery, options: ClientOpti
       err = new ApiError('network', redact(`Unexpected error: ${e instanceof Error ? e.message : String(e)}`, key));
     }
     log(`failed (${err.kind}): ${err.message}`);
+    done(undefined, err);
     throw err;
   }
 }
 
 type Log = (line: string) => void;
 
-async function run(query: RecordsQuery, options: ClientOptions, log: Log): Promise<FetchResult> {
+async function run(query: RecordsQuery, options: ClientOptions, log: Log, stats: Stats): Promise<FetchResult> {
   const { signal } = options;
   if (signal?.aborted) throw cancelled();
 
@@ -95,12 +131,13 @@ async function run(query: RecordsQuery, options: ClientOptions, log: Log): Promi
   for (let attempt = 0; ; attempt++) {
     let body: { text: string; contentType: string | null };
     try {
-      body = await attemptOnce(url, headers, organizationId, apiKey, options, log);
+      body = await attemptOnce(url, headers, organizationId, apiKey, options, log, stats);
     } catch (e) {
       const err = e as ApiError;
       const delay = retryDelay(err, attempt, retries, options);
       if (delay === undefined) throw err;
       log(`retry ${attempt + 1} of ${retries} in ${delay} ms: ${err.message}`);
+      stats.retries++;
       try {
         options.onRetry?.({ attempt: attempt + 1, delayMs: delay, reason: err.message });
       } catch {
@@ -145,6 +182,7 @@ async function attemptOnce(
   apiKey: string,
   options: ClientOptions,
   log: Log,
+  stats: Stats,
 ): Promise<{ text: string; contentType: string | null }> {
   const { signal } = options;
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -191,9 +229,12 @@ async function attemptOnce(
     }
 
     const { status } = res;
+    stats.status = status;
+    stats.bytes = undefined;
     const contentType = res.headers.get('content-type');
     if (status >= 200 && status < 300) {
       const text = await readText(res); // the timeout covers the body up to its last byte
+      stats.bytes = text.length;
       log(`${status} ${contentType ?? 'no content type'}, ${formatBytes(text.length)} in ${Date.now() - t0} ms`);
       options.onResponse?.({ status, bytes: text.length, ms: Date.now() - t0 });
       return { text, contentType };

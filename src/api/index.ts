@@ -22,3 +22,5 @@ export {
 } from './schema';
 export type { ParseOptions } from './schema';
 export * from './types';
+export { requestLine } from './requestLog';
+export type { RequestSummary } from './requestLog';

@@ -11,8 +11,10 @@ import {
   isLoopbackHost,
   parseRetryAfter,
   utcDayRange,
+  requestLine,
   type ApiErrorKind,
   type ClientOptions,
+  type RequestSummary,
   type RecordsQuery,
 } from '../../src/api';
 import { DAY_MS, ORGANIZATIONS, generateDay } from '../server/data';
@@ -273,6 +275,36 @@ describe('api client over HTTP', () => {
       await expectApiError(fetchDmarcRecords(query({ startDate: new Date(NaN) }), FAST), 'bad-request');
       await expectApiError(fetchDmarcRecords(query({ startDate: '2025-06-11', endDate: '2025-06-10' }), FAST), 'bad-request');
       assert.equal(server.requests.length, 0);
+    });
+  });
+
+  describe('the one log line per request', () => {
+    it('says organization, range, status, rows, bytes, duration and retries; never the key', async () => {
+      server.setFaults({ error500: { first: 1 } });
+      const seen: RequestSummary[] = [];
+      const res = await fetchDmarcRecords(query(), { ...FAST, onDone: (s) => seen.push(s) });
+      assert.equal(seen.length, 1, 'once per fetch');
+      const s = seen[0]!;
+      assert.deepEqual(
+        { org: s.organizationId, start: s.start, end: s.end, ok: s.ok, status: s.status, rows: s.rows, retries: s.retries },
+        { org: 'acme', start: `${DAY}T00:00:00.000Z`, end: `${DAY}T23:59:59.999Z`, ok: true, status: 200, rows: res.records.length, retries: 1 },
+      );
+      assert.ok(s.bytes! > 1000 && s.ms >= 0);
+      const line = requestLine(s);
+      assert.match(line, new RegExp(`^GET acme ${DAY}…${DAY}: 200, ${res.records.length.toLocaleString('en')} rows, [\\d.]+ KB, [\\d,]+ ms, 1 retry$`));
+      assert.ok(!line.includes(KEY));
+    });
+
+    it('a refused request: failed, with its kind and status', async () => {
+      const seen: RequestSummary[] = [];
+      await expectApiError(fetchDmarcRecords(query({ organizationId: 'hooli' }), { ...FAST, onDone: (s) => seen.push(s) }), 'forbidden');
+      assert.equal(seen.length, 1);
+      assert.deepEqual([seen[0]!.ok, seen[0]!.status, seen[0]!.error, seen[0]!.rows], [false, 403, 'forbidden', undefined]);
+      assert.match(requestLine(seen[0]!), /^GET hooli 2025-06-10…2025-06-10: failed \(forbidden, HTTP 403\), [\d,]+ ms$/);
+      // Refused before any request: no status, and a key typed into the organization field is not repeated.
+      await expectApiError(fetchDmarcRecords(query({ startDate: 'yesterday', organizationId: KEY }), { ...FAST, onDone: (s) => seen.push(s) }), 'bad-request');
+      assert.equal(seen[1]!.status, undefined);
+      assert.ok(!requestLine(seen[1]!).includes(KEY), requestLine(seen[1]!));
     });
   });
 
