@@ -8,6 +8,7 @@ import { FACETS, TOP_FACETS, type FacetId } from '../../src/shared/columns';
 import type { FacetOption } from './data/facetOptions';
 import { badge, el, icon } from './dom';
 import { FACET_LABELS, formatCount, plural } from './format';
+import { valueHelp } from './valueHelp';
 
 export type CountWeight = 'emails' | 'rows';
 
@@ -151,7 +152,8 @@ export class FacetsPanel {
     (count as HTMLElement).dataset.emails = String(o.emails);
     const what = this.weight === 'emails' ? plural(n, 'email', 'emails') : plural(n, 'row', 'rows');
     element.setAttribute('aria-label', `${o.label}: ${what}`);
-    element.title = `${o.label}: ${plural(o.emails, 'email', 'emails')} in ${plural(o.count, 'row', 'rows')}`;
+    const help = valueHelp(element.dataset.facet as FacetId, o.key);
+    element.title = `${help ?? o.label}\n${plural(o.emails, 'email', 'emails')} in ${plural(o.count, 'row', 'rows')}`;
   }
 
   private option(f: FacetId, o: FacetOption): HTMLElement {

@@ -1,9 +1,11 @@
 /**
  * Export formats for selected rows. Pure (no `vscode`): unit-tested in plain Node.
  * JSON is the records exactly as the server sent them; CSV is one line per record with the
- * table's columns.
+ * documented fields, then every other field the server sent (such as `reportId`), so it carries
+ * what the JSON does.
  */
 import type { DmarcRecord } from '../api/types';
+import { KNOWN_FIELDS } from '../records/tuple';
 
 export function toJson(records: readonly DmarcRecord[]): string {
   return `${JSON.stringify(records.map((r) => r.raw), null, 2)}\n`;
@@ -37,9 +39,27 @@ export function csvField(value: string): string {
   return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
+/** The fields beyond the documented ones, in the order the records first show them. */
+export function extraColumns(records: readonly DmarcRecord[]): string[] {
+  const seen = new Set<string>();
+  for (const r of records) for (const key of Object.keys(r.raw)) if (!KNOWN_FIELDS.has(key)) seen.add(key);
+  return [...seen];
+}
+
+/** An extra field's cell: text as sent, anything else as its JSON, absent or null as empty. */
+function extraCell(record: DmarcRecord, key: string): string {
+  if (!Object.hasOwn(record.raw, key)) return '';
+  const v = record.raw[key];
+  if (typeof v === 'string') return v;
+  return v === null || v === undefined ? '' : JSON.stringify(v) ?? '';
+}
+
 export function toCsv(records: readonly DmarcRecord[]): string {
-  const lines = [CSV_COLUMNS.join(',')];
-  for (const r of records) lines.push(CSV_COLUMNS.map((c) => csvField(cell(r, c))).join(','));
+  const extras = extraColumns(records);
+  const lines = [[...CSV_COLUMNS, ...extras].map(csvField).join(',')];
+  for (const r of records) {
+    lines.push([...CSV_COLUMNS.map((c) => csvField(cell(r, c))), ...extras.map((k) => csvField(extraCell(r, k)))].join(','));
+  }
   return `${lines.join('\r\n')}\r\n`;
 }
 

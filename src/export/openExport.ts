@@ -25,6 +25,11 @@ async function openText(text: string, format: 'json' | 'csv', baseName: string):
   const doc = await vscode.workspace.openTextDocument(uri);
   const editor = await vscode.window.showTextDocument(doc, { preview: false, viewColumn: vscode.ViewColumn.Beside });
   if (format === 'json' && doc.languageId !== 'json') await vscode.languages.setTextDocumentLanguage(doc, 'json');
+  if (format === 'csv') {
+    // A CSV language when an installed extension offers one (Rainbow CSV and others), else plain text.
+    const csv = (await vscode.languages.getLanguages()).includes('csv') ? 'csv' : 'plaintext';
+    if (doc.languageId !== csv) await vscode.languages.setTextDocumentLanguage(doc, csv);
+  }
   await editor.edit((b) => {
     // The editor keeps one line ending per document; CSV's is CRLF (RFC 4180).
     if (format === 'csv') b.setEndOfLine(vscode.EndOfLine.CRLF);

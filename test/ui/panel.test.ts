@@ -94,6 +94,10 @@ describe('records panel in the browser', () => {
     const count = Number((await option.locator('.count').innerText()).replace(/[^\d]/g, ''));
     assert.ok(count > 0 && count < total, `rejected rows: ${count} of ${total}`);
     assert.ok(emailsShown > count, `emails ${emailsShown} vs rows ${count}`);
+    // Each result value says what it means where it is chosen.
+    const dkimPass = frame.locator('[data-facet="alignedDkim"][data-value="pass"]');
+    assert.match(String(await dkimPass.getAttribute('title')), /^Aligned DKIM pass: the check passed\n[\d,]+ emails? in [\d,]+ rows?$/);
+    assert.match(String(await frame.locator('[data-facet="dmarc"][data-value="none"]').getAttribute('title')), /^Disposition none: delivered/);
     await option.click();
     await frame.locator('[data-testid="summary-rows"]', { hasText: new RegExp(`^${count.toLocaleString('en-US')} rows?`) }).waitFor();
     assert.equal(await summaryRows(), count, 'the summary counts the filtered rows');

@@ -24,7 +24,7 @@ describe('export formats', () => {
 
   it('CSV has a header and one CRLF line per record', () => {
     const lines = toCsv([record(), record({ to: 'rcpt.example', ipCountryCode: 'US' })]).split('\r\n');
-    assert.equal(lines[0], CSV_COLUMNS.join(','));
+    assert.equal(lines[0], `${CSV_COLUMNS.join(',')},extra,from`);
     assert.equal(lines.length, 4);
     assert.equal(lines[3], '');
     const cells = lines[2].split(',');
@@ -32,6 +32,20 @@ describe('export formats', () => {
     assert.equal(cells[7], 'mail-a.google.com mail-b.google.com');
     assert.equal(cells[8], '12');
     assert.equal(cells[15], 's1._domainkey.example.com=pass s2._domainkey.esp.net=fail');
+  });
+
+  it('CSV carries every field the JSON does: extra fields as columns after the documented ones', () => {
+    const a = record({ raw: { source: 'x', reportId: '1234', from: 'example.com' } });
+    const b = record({ raw: { source: 'y', policy: { p: 'reject' }, reportId: null, '=cmd': '=1+1', n: 3 } });
+    const c = record({ raw: { source: 'z' } });
+    const lines = toCsv([a, b, c]).split('\r\n');
+    assert.equal(lines[0], `${CSV_COLUMNS.join(',')},reportId,from,policy,'=cmd,n`);
+    const tail = (line: string) => line.split(',').slice(CSV_COLUMNS.length).join(',');
+    assert.equal(tail(lines[1]!), '1234,example.com,,,');
+    assert.equal(tail(lines[2]!), ',,"{""p"":""reject""}",\'=1+1,3');
+    assert.equal(tail(lines[3]!), ',,,,');
+    // Without extra fields the header is the documented columns alone.
+    assert.equal(toCsv([c]).split('\r\n')[0], CSV_COLUMNS.join(','));
   });
 
   it('quotes commas, quotes and line breaks (RFC 4180)', () => {
