@@ -3,6 +3,7 @@
  * model, the table and the unit tests agree on the same strings.
  */
 import type { BuiltinGroupField, ColumnId, FacetId } from '../../src/shared/columns';
+import { RateFormat } from '../../src/shared/percent';
 
 export const COLUMN_LABELS: Record<ColumnId, string> = {
   source: 'Source',
@@ -175,16 +176,16 @@ export function toneIcon(tone: Tone): string {
 }
 
 let numberFormat: Intl.NumberFormat | undefined;
-let percentFormat: Intl.NumberFormat | undefined;
+let percentFormat: RateFormat | undefined;
 
 export function formatCount(n: number): string {
   numberFormat ??= new Intl.NumberFormat(undefined, { maximumFractionDigits: 2 });
   return numberFormat.format(n);
 }
 
+/** A rate or share (0–1), written as the tree writes it (src/shared/percent.ts). */
 export function formatPercent(fraction: number): string {
-  if (!Number.isFinite(fraction)) return '–';
-  percentFormat ??= new Intl.NumberFormat(undefined, { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 });
+  percentFormat ??= new RateFormat();
   return percentFormat.format(fraction);
 }
 

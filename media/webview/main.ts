@@ -67,6 +67,7 @@ class App {
   constructor(root: HTMLElement) {
     this.root = root;
     this.view = this.model.compute(this.query());
+    root.querySelector('.boot')?.remove();
     root.setAttribute('data-testid', 'records-panel');
     root.classList.add('records-panel');
     this.toolbar = new Toolbar({

@@ -110,6 +110,7 @@ export class TrendPanel {
       this.chart?.draw();
     });
     this.canvas.addEventListener('pointerleave', () => (this.tip.hidden = true));
+    this.canvas.addEventListener('blur', () => (this.tip.hidden = true));
     this.canvas.addEventListener('pointermove', (e) => {
       const at = indexAt(e);
       if (at >= 0) this.showTip(at);

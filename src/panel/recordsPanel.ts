@@ -339,6 +339,7 @@ export class RecordsPanel implements vscode.Disposable {
     perfMark('rowsSent', { rows: total });
   }
 
+  /** The page, with a loading state in the HTML itself so the panel is never blank before its script runs. */
   private html(): string {
     const webview = this.panel.webview;
     const nonce = randomBytes(18).toString('base64');
@@ -364,7 +365,7 @@ export class RecordsPanel implements vscode.Disposable {
 <title>DMARC records</title>
 </head>
 <body>
-<div id="root"></div>
+<div id="root"><div class="boot" role="status" data-testid="boot-loading"><span class="codicon codicon-loading codicon-modifier-spin" aria-hidden="true"></span><span>${escapeHtml(t('Fetching records for {0}…', rangeLabel(this.target.start, this.target.end)))}</span></div></div>
 <script nonce="${nonce}" src="${script}"></script>
 </body>
 </html>`;
@@ -376,4 +377,9 @@ export class RecordsPanel implements vscode.Disposable {
     this.loadAbort?.abort();
     for (const d of this.disposables) d.dispose();
   }
+}
+
+/** Text for HTML element content and attribute values. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }

@@ -5,6 +5,8 @@
  * `vscode.l10n.t`; the unit tests use it as is.
  */
 
+import { RateFormat } from '../shared/percent';
+
 /** `vscode.l10n.t`'s shape: `{0}`, `{1}`… in the message are replaced by the arguments. */
 export type Translate = (message: string, ...args: (string | number)[]) => string;
 
@@ -13,32 +15,20 @@ export const englishText: Translate = (message, ...args) =>
 
 export class SummaryText {
   private readonly numbers: Intl.NumberFormat;
-  private readonly wholePercent: Intl.NumberFormat;
-  private readonly tenthPercent: Intl.NumberFormat;
+  private readonly rates: RateFormat;
 
   constructor(locale = 'en', private readonly t: Translate = englishText) {
     this.numbers = new Intl.NumberFormat(locale);
-    this.wholePercent = new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 0 });
-    this.tenthPercent = new Intl.NumberFormat(locale, { style: 'percent', minimumFractionDigits: 0, maximumFractionDigits: 1 });
+    this.rates = new RateFormat(locale);
   }
 
   count(n: number): string {
     return this.numbers.format(n);
   }
 
-  /**
-   * A pass rate (0–1): whole percent from 10% ("92%"), one decimal below ("7.5%"). Only all
-   * emails passing reads "100%" and only none "0%": 99.5% up to 100% is cut to one decimal
-   * ("99.9%"), and a rate under 0.05% reads "<0.1%". "–" when there is no rate (no emails).
-   */
+  /** A pass rate (0–1), written as the records panel writes it (src/shared/percent.ts). */
   percent(rate: number | undefined): string {
-    if (rate === undefined || Number.isNaN(rate)) return '–';
-    if (rate >= 1) return this.wholePercent.format(1);
-    if (rate <= 0) return this.wholePercent.format(0);
-    if (rate >= 0.995) return this.tenthPercent.format(Math.floor(rate * 1000) / 1000);
-    if (rate >= 0.1) return this.wholePercent.format(rate);
-    if (rate < 0.0005) return `<${this.tenthPercent.format(0.001)}`;
-    return this.tenthPercent.format(rate);
+    return this.rates.format(rate);
   }
 
   emails(n: number): string {

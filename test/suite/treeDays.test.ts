@@ -117,6 +117,8 @@ describe('DMARC tree: days, IPs (extension host, local API server)', () => {
       if (expected.rows > 0) withRows++;
       const item = api.tree.getTreeItem(day);
       assertShows(String(item.description), expected, iso);
+      assert.equal((item.iconPath as vscode.ThemeIcon).id, 'calendar', 'a day is a date on the calendar, not the presets\u2019 history icon');
+      if (expected.emails > 0) assert.equal(colorId(item.iconPath), expectedHealthColor(expected), `${iso} coloured by its health`);
       assert.match(String(item.tooltip), expected.rows === 1 ? /\b1 row\b/ : new RegExp(`\\b${expected.rows.toLocaleString('en')} rows\\b`));
       // Expanding the day is served from the month too, and its summary is the same count.
       const dayItems = await children(day);
@@ -134,6 +136,7 @@ describe('DMARC tree: days, IPs (extension host, local API server)', () => {
     const group: NodeOf<'group'> = { kind: 'group', account: other.account, org: other.org, bucket: other.bucket, label: 'Days', children: other.bucket.children! };
     for (const day of (await children(group)) as NodeOf<'bucket'>[]) {
       assert.equal(api.tree.getTreeItem(day).description, undefined);
+      assert.equal(colorId(api.tree.getTreeItem(day).iconPath), undefined, 'no colour without rows');
     }
     assert.equal(dataRequests().length, 0);
   });

@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import type { Frame } from 'playwright-core';
 import { presetRange } from '../../src/records/dateInput';
+import { RateFormat } from '../../src/shared/percent';
 import { startApiServer, type ApiServer } from '../server/server';
 import { activeEditorText, addAccount, choose, cspViolations, findWebviewFrame, openDmarcView, openWorkbench, runCommand, waitForPanelReady, type Workbench } from './harness';
 
@@ -155,7 +156,7 @@ describe('records panel analysis in the browser: trend, groups, DKIM fields, lay
     const pass = top[1].filter((w) => w.alignedSpf === 'pass' || w.alignedDkim === 'pass').reduce((s, w) => s + w.emails, 0);
     assert.equal(num(cells[1]!), top[1].length, 'rows');
     assert.equal(num(cells[2]!), emails, 'emails');
-    assert.equal(cells[4], `${((pass / emails) * 100).toFixed(1)}%`, 'email-weighted DMARC pass');
+    assert.equal(cells[4], new RateFormat('en').format(pass / emails), 'email-weighted DMARC pass, written as the tree writes rates');
 
     await frame.getByLabel('Then by', { exact: true }).selectOption('ipAddress');
     await grid.focus();

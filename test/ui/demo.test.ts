@@ -112,6 +112,10 @@ describe('npm run demo, end to end in the browser', () => {
     await month.locator('.action-label[aria-label="Open Records"]').click();
     const frame = await findWebviewFrame(page, '[data-testid="records-panel"]', 60_000);
     await waitForPanelReady(frame);
+    // The month's pass rate reads the same in the tree and in the panel.
+    const treeRate = /^(\S+%) pass/.exec(await page.locator('.sidebar .monaco-list-row', { hasText: /% pass · [\d,]+ emails?/ }).first().innerText())?.[1];
+    assert.ok(treeRate, 'the tree shows the month\u2019s pass rate');
+    assert.equal(await frame.locator('[data-testid="summary-pass"]').innerText(), `DMARC pass ${treeRate}`);
     await shot('panel');
 
     await frame.locator('.row:visible').nth(0).click();
@@ -137,6 +141,9 @@ describe('npm run demo, end to end in the browser', () => {
     await frame.locator('[data-testid="chip-days"]').waitFor();
     await shot('trend');
     await frame.locator('[data-testid="chip-days-remove"]').click();
+    // The details pane closed, so the groups have the width they would have in a user's editor.
+    await frame.locator('[data-testid="detail-toggle"]').click();
+    await frame.locator('[data-testid="detail-toggle"][aria-pressed="false"]').waitFor();
     await frame.getByLabel('Group by', { exact: true }).selectOption('source');
     await frame.getByLabel('Then by', { exact: true }).selectOption('dkimPair');
     const mailchimp = frame.locator('.groups-line.level-0[data-key="Mailchimp"]');

@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { englishText, SummaryText } from '../../src/records/summaryText';
+import { formatPercent } from '../../media/webview/format';
 
 describe('records: SummaryText (tree wording)', () => {
   const text = new SummaryText('en');
@@ -41,6 +42,9 @@ describe('records: SummaryText (tree wording)', () => {
       [0, '0%'],
     ];
     assert.deepEqual(cases.map(([r]) => [r, text.percent(r)]), cases);
+    // The records panel writes every rate and share the same way (its summary, groups, trend).
+    assert.deepEqual(cases.map(([r]) => [r, formatPercent(r ?? Number.NaN)]), cases);
+    assert.equal(formatPercent(Number.POSITIVE_INFINITY), '–');
   });
 
   it('goes through the translate function it is given, and formats numbers for its locale', () => {
