@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { fetchDmarcRecords } from './api';
+import { fetchDmarcRecords, requestLine } from './api';
 import { AccountStore } from './accounts/accountStore';
 import { PUBLIC_BASE_URL, registerAccountCommands } from './accounts/accountCommands';
 import { DiskCache } from './records/diskCache';
@@ -52,6 +52,7 @@ export function activate(context: vscode.ExtensionContext): DmarcExplorerApi | u
           signal,
           timeoutMs: settings().timeoutMs,
           log: (l) => log.debug(l),
+          onDone: (summary) => log.info(requestLine(summary)),
           onResponse: perf && ((i) => perf.mark('response', { bytes: i.bytes, ms: i.ms })),
         },
       );
@@ -89,6 +90,8 @@ export function activate(context: vscode.ExtensionContext): DmarcExplorerApi | u
     accounts,
     tree,
     view,
+    view.onDidExpandElement((e) => tree.setExpanded(e.element, true)),
+    view.onDidCollapseElement((e) => tree.setExpanded(e.element, false)),
     accounts.onDidChange(() => {
       updateContext();
       tree.refresh();
@@ -104,7 +107,12 @@ export function activate(context: vscode.ExtensionContext): DmarcExplorerApi | u
       timeoutMs: () => settings().timeoutMs,
       defaultBaseUrl: () => demoBaseUrl || PUBLIC_BASE_URL,
     }),
-    vscode.commands.registerCommand(Commands.refresh, () => tree.refresh({ refetch: true })),
+    vscode.commands.registerCommand(Commands.refresh, async () => {
+      const report = await tree.refreshAll();
+      log.info(report);
+      vscode.window.setStatusBarMessage(`$(check) ${report}`, 8000);
+      return report;
+    }),
     vscode.commands.registerCommand(Commands.refreshItem, (node?: Node) => node && tree.refreshBucket(node)),
     vscode.commands.registerCommand(Commands.retry, (node?: Node) => node && tree.refreshBucket(node)),
     vscode.commands.registerCommand(Commands.copyIpAddress, (node?: Node) => node?.kind === 'ip' && tree.copyIpAddress(node)),

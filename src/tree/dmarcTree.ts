@@ -9,6 +9,7 @@ import { SummaryText } from '../records/summaryText';
 import type { DmarcRecord } from '../api/types';
 import { Commands } from '../commands';
 import type { Node, NodeOf } from './nodes';
+import { RefreshRound, refreshReport, type RefreshOutcome } from './refreshRound';
 
 export const VIEW_ID = 'dmarc.explorer';
 const t = vscode.l10n.t;
@@ -44,8 +45,49 @@ export class DmarcTreeProvider implements vscode.TreeDataProvider<Node>, vscode.
 
   /** Re-renders the tree; with `refresh`, every top-level bucket re-fetches when next shown. */
   refresh(opts: { refetch?: boolean } = {}): void {
-    if (opts.refetch) this.pendingRefresh.add('*');
+    if (opts.refetch) {
+      this.pendingRefresh.add('*');
+      this.refreshedNow.clear();
+    }
     this.changed.fire();
+  }
+
+  /** Buckets the view shows expanded (from its expand and collapse events). */
+  private readonly expanded = new Set<string>();
+  /** Buckets being re-fetched: their items say so. */
+  private readonly refreshing = new Set<string>();
+  /** Top-level buckets this Refresh already re-fetched (re-rendering them must not fetch again). */
+  private readonly refreshedNow = new Set<string>();
+  private round: RefreshRound | undefined;
+
+  setExpanded(node: Node, expanded: boolean): void {
+    if (node.kind !== 'bucket') return;
+    const k = key(node.account, node.org, node.bucket);
+    if (expanded) this.expanded.add(k);
+    else this.expanded.delete(k);
+  }
+
+  /**
+   * Refresh: every expanded range re-fetches now (each item says "Refreshing…", the view shows
+   * progress), the others when next expanded; resolves with what changed, in words.
+   */
+  async refreshAll(): Promise<string> {
+    const round = (this.round = new RefreshRound());
+    this.refreshedNow.clear();
+    this.pendingRefresh.add('*');
+    for (const k of this.expanded) this.refreshing.add(k);
+    this.changed.fire();
+    try {
+      const outcomes = await vscode.window.withProgress({ location: { viewId: VIEW_ID }, title: t('Refreshing DMARC records…') }, () => round.settle());
+      return refreshReport(outcomes);
+    } finally {
+      if (this.round === round) this.round = undefined;
+      // Expanded ranges VS Code did not ask for (inside a collapsed parent) are not refreshing.
+      if (this.refreshing.size) {
+        this.refreshing.clear();
+        this.changed.fire();
+      }
+    }
   }
 
   /** Copy IP Address on an IP item. */
@@ -58,7 +100,9 @@ export class DmarcTreeProvider implements vscode.TreeDataProvider<Node>, vscode.
   refreshBucket(node: Node): void {
     const target = bucketOf(node);
     if (!target) return;
-    this.pendingRefresh.add(key(target.account, target.org, target.bucket));
+    const k = key(target.account, target.org, target.bucket);
+    this.pendingRefresh.add(k);
+    this.refreshing.add(k);
     this.changed.fire();
   }
 
@@ -101,7 +145,7 @@ export class DmarcTreeProvider implements vscode.TreeDataProvider<Node>, vscode.
     const { account, org, bucket } = node;
     const k = key(account, org, bucket);
     const topLevel = bucket.kind === 'last-days' || bucket.kind === 'month' || bucket.kind === 'custom';
-    const refresh = this.pendingRefresh.delete(k) || (topLevel && this.pendingRefresh.has('*'));
+    const refresh = this.pendingRefresh.delete(k) || (topLevel && this.pendingRefresh.has('*') && !this.refreshedNow.has(k));
     const scope = await this.scopeOf(account, org);
     if (!scope) {
       return [{ kind: 'error', account, org, bucket, forbidden: true, message: t('The API key of {0} is missing.', account.label) }];
@@ -109,12 +153,23 @@ export class DmarcTreeProvider implements vscode.TreeDataProvider<Node>, vscode.
     const previous = this.store.peek(scope, bucket.start, bucket.end);
     const previousRecords = previous && this.recordsOf(scope, bucket, previous);
     let data: RangeData;
+    let settle: ((o: RefreshOutcome) => void) | undefined;
+    if (refresh) {
+      if (topLevel) this.refreshedNow.add(k);
+      this.round?.add(new Promise<RefreshOutcome>((r) => (settle = r)));
+    }
+    const outcome = (after: number | undefined, error?: string): void => {
+      settle?.({ label: bucket.label, before: previousRecords?.length, after, error });
+      if (this.refreshing.delete(k)) setTimeout(() => this.changed.fire(node), 0);
+    };
     try {
       data = await vscode.window.withProgress({ location: { viewId: VIEW_ID } }, () =>
         this.store.get(scope, bucket.start, bucket.end, { refresh }),
       );
+      outcome(data.records.length);
     } catch (err) {
       const e = asApiError(err);
+      outcome(undefined, e.message);
       this.log.warn(`${organizationLabel(org)} · ${bucket.label}: ${e.kind}: ${e.message}`);
       if (previous) {
         void vscode.window.showWarningMessage(t('Refresh of {0} failed: {1}. Showing the data fetched before.', bucket.label, e.message));
@@ -207,16 +262,19 @@ export class DmarcTreeProvider implements vscode.TreeDataProvider<Node>, vscode.
         const item = new vscode.TreeItem(node.bucket.label, C.Collapsed);
         item.id = `b/${node.account.id}/${node.org.id}/${node.bucket.id}`;
         item.tooltip = node.bucket.tooltip;
-        if (node.bucket.kind === 'day' || node.bucket.kind === 'week') {
-          // Listed under a fetched month: its rows are in memory, so say what they hold.
-          const s = this.heldSummary(node);
-          if (s) {
-            item.description = this.text.passAndEmails(s.passRate, s.emails);
-            const counts = this.text.emailsInRows(s.emails, s.rows);
-            item.tooltip = `${node.bucket.tooltip}\n${s.passRate === undefined ? counts : t('{0} pass · {1}', this.text.percent(s.passRate), counts)}`;
-          }
+        const refreshing = this.refreshing.has(key(node.account, node.org, node.bucket));
+        // Listed under a fetched month, a day or week has its rows at hand: say what they hold.
+        const s = node.bucket.kind === 'day' || node.bucket.kind === 'week' ? this.heldSummary(node) : undefined;
+        if (s) {
+          item.description = this.text.passAndEmails(s.passRate, s.emails);
+          const counts = this.text.emailsInRows(s.emails, s.rows);
+          item.tooltip = `${node.bucket.tooltip}\n${s.passRate === undefined ? counts : t('{0} pass · {1}', this.text.percent(s.passRate), counts)}`;
         }
-        item.iconPath = new vscode.ThemeIcon(node.bucket.kind === 'month' ? 'calendar' : 'history');
+        // Presets ("Last 7 days") look back from today; months, weeks and days are dates on a
+        // calendar, a day or week coloured by its health when its rows are at hand.
+        const preset = node.bucket.kind === 'last-days' || node.bucket.kind === 'custom';
+        item.iconPath = refreshing ? new vscode.ThemeIcon('sync~spin') : new vscode.ThemeIcon(preset ? 'history' : 'calendar', s ? healthColor(s.passRate) : undefined);
+        if (refreshing) item.description = t('Refreshing…');
         item.contextValue = `bucket.${node.bucket.kind}`;
         return item;
       }

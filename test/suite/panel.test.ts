@@ -7,7 +7,7 @@ import { Commands } from '../../src/commands';
 import { extensionApi, removeAllAccounts, runScripted } from './helpers';
 import type { DmarcExplorerApi } from '../../src/extension';
 import type { RecordsPanel } from '../../src/panel/recordsPanel';
-import { presetRange } from '../../src/records/dateInput';
+import { presetRange, rangeLabel } from '../../src/records/dateInput';
 
 const KEY = 'panel-suite-key-93be';
 const ORG = 'org-panel-1';
@@ -109,6 +109,26 @@ describe('records panel (extension host, local API server)', () => {
     }
   });
 
+  it('a new panel shows its loading state in the HTML itself, before any script runs', async () => {
+    const account = api.accounts.list()[0];
+    const org = account.organizations[0];
+    const day0 = Math.floor(Date.now() / 86_400_000) - 50;
+    const start = new Date(day0 * 86_400_000);
+    const end = new Date((day0 + 1) * 86_400_000 - 1);
+    const opened = api.panels.open({ account, org, start, end });
+    try {
+      const html = opened.panel.webview.html;
+      const root = /<div id="root">([\s\S]*?)<\/div><\/div>\n<script/.exec(html)?.[1] ?? '';
+      assert.match(root, /role="status" data-testid="boot-loading"/);
+      assert.ok(root.includes(`Fetching records for ${rangeLabel(start, end)}…`), root);
+      assert.doesNotMatch(root, /<script/i, 'the loading state is plain markup');
+      const { escapeHtml } = await import('../../src/panel/recordsPanel');
+      assert.equal(escapeHtml(`<img src=x onerror="a('b')">&`), '&lt;img src=x onerror=&quot;a(&#39;b&#39;)&quot;&gt;&amp;');
+    } finally {
+      opened.panel.dispose();
+    }
+  });
+
   it('opening the same organization and range again reveals the same panel', async () => {
     await runScripted(api, Commands.fetchRange, ['Panel Org', 'Last 7 days']);
     assert.equal(api.panels.all.length, 1);
@@ -150,19 +170,36 @@ describe('records panel (extension host, local API server)', () => {
   });
 
   it('exports CSV with a header and quoted, formula-safe fields', async () => {
-    await panel.handleMessage({ type: 'export', requestId: 2, format: 'csv', indices: [1, 0], what: 'filtered' });
+    // A row with a reportId (an extra field the JSON keeps) and one without.
+    const withId = panel.rows.findIndex((r) => typeof r.raw.reportId === 'string');
+    const without = panel.rows.findIndex((r) => !('reportId' in r.raw));
+    assert.ok(withId >= 0 && without >= 0, 'the sample data has rows with and without reportId');
+    await panel.handleMessage({ type: 'export', requestId: 2, format: 'csv', indices: [without, withId], what: 'filtered' });
     const doc = await until(() => vscode.workspace.textDocuments.find((d) => d.isUntitled && d.getText().startsWith('source,reporter,')), 'the CSV tab');
     assert.match(doc.uri.path, /\.csv$/);
+    assert.equal(doc.languageId, (await vscode.languages.getLanguages()).includes('csv') ? 'csv' : 'plaintext', 'a CSV language when one is installed, else plain text');
     const lines = doc.getText().split('\r\n');
-    assert.equal(lines[0], 'source,reporter,visibleFrom,returnPath,to,ipAddress,ipCountryCode,rdns,emails,category,date,dmarc,alignedSpf,alignedDkim,spf,dkims');
+    const documented = 'source,reporter,visibleFrom,returnPath,to,ipAddress,ipCountryCode,rdns,emails,category,date,dmarc,alignedSpf,alignedDkim,spf,dkims';
+    const known = new Set(documented.split(','));
+    const extras = [...new Set([without, withId].flatMap((i) => Object.keys(panel.rows[i].raw)).filter((k) => !known.has(k)))];
+    assert.ok(extras.includes('reportId'));
+    assert.equal(lines[0], [documented, ...extras].join(','), 'every field of the JSON, extra fields after the documented ones');
+    assert.equal(lines[2].split(',').slice(16)[extras.indexOf('reportId')], panel.rows[withId].raw.reportId);
     assert.equal(lines.length, 4, 'header, two rows, final line break');
-    assert.ok(lines[1].startsWith(panel.rows[1].source.includes(',') ? `"${panel.rows[1].source}` : panel.rows[1].source));
+    assert.ok(lines[1].startsWith(panel.rows[without].source.includes(',') ? `"${panel.rows[without].source}` : panel.rows[without].source));
     await closeUntitled(doc);
     const { toCsv } = await import('../../src/export/format');
     const tricky = { ...panel.rows[0], source: 'a "quoted", source', reporter: '=HYPERLINK("x")', rdns: ['line\nbreak'] };
     const csv = toCsv([tricky]).split('\r\n')[1];
     assert.ok(csv.startsWith('"a ""quoted"", source","\'=HYPERLINK(""x"")"'), csv);
     assert.ok(csv.includes('"line\nbreak"'));
+  });
+
+  it('logs one Info line per request: organization, range, status, rows, bytes, duration', async () => {
+    // The output channel's default level is Info: the line is there without Debug.
+    const line = await until(() => /GET org-panel-1 \d{4}-\d{2}-\d{2}…\d{4}-\d{2}-\d{2}: 200, [\d,]+ rows, [\d.]+ [KM]?B, [\d,]+ ms/.exec(logText(api))?.[0], 'the request line in the log');
+    assert.match(line, /^GET org-panel-1/);
+    assert.ok(!logText(api).includes(KEY), 'never the key');
   });
 
   it('ignores invalid messages from the webview, and logs them', async () => {

@@ -79,6 +79,37 @@ describe('DMARC tree (extension host, local API server)', () => {
     assert.equal(dataRequests().length, 2, 'Refresh re-fetches once');
   });
 
+  it('Refresh re-fetches the expanded ranges at once, marks their items, and says what changed', async () => {
+    const last7 = await bucket('Last 7 days');
+    await children(last7);
+    assert.equal(dataRequests().length, 1);
+    api.tree.setExpanded(last7, true);
+    try {
+      const running = vscode.commands.executeCommand<string>(Commands.refresh);
+      // VS Code renders the tree again: the expanded range's item says it is refreshing, and its
+      // children are fetched anew.
+      const again = await bucket('Last 7 days');
+      const during = api.tree.getTreeItem(again);
+      assert.equal(during.description, 'Refreshing…');
+      assert.equal((during.iconPath as vscode.ThemeIcon).id, 'sync~spin');
+      await children(again);
+      assert.equal(await running, 'Refreshed Last 7 days: no change.');
+      assert.equal(dataRequests().length, 2, 'one new request for the expanded range');
+      assert.notEqual(api.tree.getTreeItem(again).description, 'Refreshing…', 'the item no longer says so');
+      await children(again);
+      assert.equal(dataRequests().length, 2, 'rendering it again after the refresh fetches nothing');
+
+      // A refresh that fails says which range and why.
+      server.setFaults({ error400: true });
+      const failing = vscode.commands.executeCommand<string>(Commands.refresh);
+      await children(await bucket('Last 7 days'));
+      assert.match(await failing, /^Refresh of Last 7 days failed: \S/);
+    } finally {
+      server.setFaults({});
+      api.tree.setExpanded(last7, false);
+    }
+  });
+
   it('two expansions of the same range at once share one request', async () => {
     const last30 = await bucket('Last 30 days');
     await Promise.all([children(last30), children(last30)]);
