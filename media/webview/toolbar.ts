@@ -48,7 +48,7 @@ export class Toolbar {
     this.status = el('span', { class: 'export-status', attrs: { 'data-testid': 'export-status', role: 'status' } });
     this.exportJson = this.exportButton('JSON', 'export-json');
     this.exportCsv = this.exportButton('CSV', 'export-csv');
-    this.element.append(searchBox, this.facetsToggle, this.columnsButton, this.detailToggle, el('span', { class: 'spacer' }), this.status, this.selectedCount, this.exportJson, this.exportCsv);
+    this.element.append(searchBox, this.facetsToggle, this.columnsButton, this.detailToggle, this.status, this.selectedCount, this.exportJson, this.exportCsv);
     this.wire();
   }
 

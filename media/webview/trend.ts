@@ -73,7 +73,9 @@ export class TrendPanel {
     this.numbersButton = iconButton('table', 'Show the numbers (T)', 'trend-numbers');
     this.numbersButton.setAttribute('aria-pressed', 'false');
     this.numbersButton.addEventListener('click', () => this.toggleNumbers());
-    bar.append(this.caption, el('span', { class: 'spacer' }), el('label', { class: 'muted', text: 'Split by', attrs: { for: 'trend-split' } }), this.splitSelect, this.shareButton, this.numbersButton);
+    // The controls wrap below the caption as one piece when the panel is narrow.
+    const controls = el('div', { class: 'trend-controls' }, [el('label', { class: 'muted', text: 'Split by', attrs: { for: 'trend-split' } }), this.splitSelect, this.shareButton, this.numbersButton]);
+    bar.append(this.caption, el('span', { class: 'spacer' }), controls);
     this.splitSelect.id = 'trend-split';
     this.canvas = el('canvas', { class: 'trend-canvas', attrs: { role: 'img', tabindex: 0, 'data-testid': 'trend-canvas', 'aria-describedby': 'trend-help' } });
     const help = el('span', { class: 'sr-only', text: 'Left and Right choose a bar, Shift extends, Enter shows only those days in the table, Escape clears, T shows the numbers.', attrs: { id: 'trend-help' } });
