@@ -3,10 +3,10 @@
 // editor with the extension loaded: desktop VS Code when `code` is on the PATH, else the VS Code
 // Server the tests use, opened in your browser. Ctrl+C stops everything it started.
 //
-//   npm run demo -- [--browser] [--port 8080] [--api-port 8787] [--host-dir DIR]
+//   npm run demo -- [--browser] [--port 8080] [--api-port 8787] [--host-dir DIR] [--no-build]
 import { spawn, spawnSync } from 'node:child_process';
 import { createServer } from 'node:net';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,7 +30,7 @@ function fail(message) {
   process.exit(1);
 }
 if (flag('--help') || flag('-h')) {
-  console.log('Usage: npm run demo -- [--browser] [--port 8080] [--api-port 8787]\n  --browser   use VS Code in the browser even when desktop VS Code (`code`) is installed\n  --port      the browser editor\'s port (127.0.0.1 only)\n  --api-port  the local DMARC Records API\'s port');
+  console.log('Usage: npm run demo -- [--browser] [--port 8080] [--api-port 8787] [--no-build]\n  --browser   use VS Code in the browser even when desktop VS Code (`code`) is installed\n  --port      the browser editor\'s port (127.0.0.1 only)\n  --api-port  the local DMARC Records API\'s port\n  --no-build  skip the build (already built)');
   process.exit(0);
 }
 const editorPort = port('--port', 8080);
@@ -56,10 +56,19 @@ function findCode() {
 
 const stoppers = [];
 let stopping = false;
+// Output may go to a pipe whose reader is gone (npm killed): never let that crash the clean-up.
+for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
+function say(text) {
+  try {
+    console.log(text);
+  } catch {
+    /* nobody listens */
+  }
+}
 async function stopAll(code = 0) {
   if (stopping) return;
   stopping = true;
-  console.log('\ndemo: stopping…');
+  say('\ndemo: stopping…');
   for (const stop of stoppers.reverse()) {
     try {
       await stop();
@@ -67,17 +76,68 @@ async function stopAll(code = 0) {
       /* already gone */
     }
   }
-  console.log('demo: stopped.');
+  say('demo: stopped.');
   process.exit(code);
 }
-process.on('SIGINT', () => void stopAll(0));
-process.on('SIGTERM', () => void stopAll(0));
+// Ctrl+C in a terminal reaches every process of the foreground group; `kill` or a process manager
+// signals npm alone, which passes it to its shell at most: the parent watch below covers that.
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => void stopAll(0));
 
-function killGroup(child) {
+/** The parent process id of `pid` (Linux /proc, else `ps`); undefined when it cannot be told. */
+function parentOf(pid) {
   try {
-    process.kill(-child.pid, 'SIGTERM');
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) || undefined;
   } catch {
-    /* gone */
+    const r = spawnSync('ps', ['-o', 'ppid=', '-p', String(pid)], { encoding: 'utf8' });
+    return Number(r.stdout?.trim()) || undefined;
+  }
+}
+
+function alive(pid) {
+  try {
+    process.kill(pid, 0);
+  } catch (e) {
+    return e.code === 'EPERM';
+  }
+  try {
+    // A zombie is gone for our purposes (its parent has not reaped it yet).
+    return !/^\d+ \(.*\) Z/s.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return true;
+  }
+}
+
+// No orphans: when the process that started us (npm's shell) or its parent (npm) goes away
+// without passing a signal on, stop everything as if Ctrl+C had been pressed.
+const parent = process.ppid;
+const watched = [parent, parentOf(parent)].filter((pid) => pid && pid > 1);
+setInterval(() => {
+  if (process.ppid !== parent || watched.some((pid) => !alive(pid))) void stopAll(0);
+}, 300).unref();
+
+/** Stops a detached child's whole process group: SIGTERM, then SIGKILL to what is left after 3 s. */
+async function stopGroup(pid) {
+  const groupAlive = () => {
+    try {
+      process.kill(-pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  try {
+    process.kill(-pid, 'SIGTERM');
+  } catch {
+    return;
+  }
+  for (let i = 0; i < 30 && groupAlive(); i++) await new Promise((r) => setTimeout(r, 100));
+  if (groupAlive()) {
+    try {
+      process.kill(-pid, 'SIGKILL');
+    } catch {
+      /* gone */
+    }
   }
 }
 
@@ -88,7 +148,7 @@ async function startApi() {
   const cli = join(repoRoot, 'dist-test/server/cli.js');
   if (!existsSync(cli)) fail('dist-test/server/cli.js is missing: run `npm run demo` (it builds first)');
   const child = spawn(process.execPath, [cli, '--port', String(apiPort), '--host', '127.0.0.1'], { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  stoppers.push(() => new Promise((r) => { child.once('exit', r); killGroup(child); setTimeout(r, 3000).unref(); }));
+  stoppers.push(() => stopGroup(child.pid));
   let out = '';
   child.stderr.on('data', (b) => process.stderr.write(b));
   const ready = await new Promise((res) => {
@@ -110,6 +170,12 @@ async function startApi() {
 }
 
 async function main() {
+  // Built here rather than by `npm run` chaining commands: npm passes SIGINT and SIGTERM to its
+  // one child, and a shell between npm and this script would swallow them.
+  if (!flag('--no-build')) {
+    const built = spawnSync(process.execPath, [join(repoRoot, 'esbuild.mjs'), '--tests'], { cwd: repoRoot, stdio: 'inherit' });
+    if (built.status !== 0) fail('the build failed (see above)');
+  }
   const api = await startApi();
   const env = { DMARC_DEMO_BASE_URL: api.url };
   const code = flag('--browser') ? undefined : findCode();
@@ -131,7 +197,10 @@ async function main() {
     const { startHost } = await import('../host/launch.mjs');
     installHost();
     const host = await startHost({ port: editorPort, env });
-    stoppers.push(() => host.close());
+    stoppers.push(async () => {
+      await host.close();
+      await stopGroup(host.pid);
+    });
     where = `Open this address in your browser (VS Code for the Web, served on 127.0.0.1 only):\n\n  ${host.workbenchUrl({ extensionPath: repoRoot })}\n`;
   }
   console.log(`
@@ -146,7 +215,7 @@ Then, in the DMARC view (envelope icon in the activity bar): Add Account
 
 ${api.orgs.join('\n')}
 
-Press Ctrl+C to stop the demo.`);
+Press Ctrl+C to stop the demo (stopping npm, or closing its terminal, stops everything too).`);
 }
 
 main().catch((err) => {

@@ -96,6 +96,8 @@ export async function startHost({ env = {}, log = () => {}, userSettings = {}, p
   return {
     url,
     port,
+    /** The server's process (the leader of its own process group). */
+    pid: child.pid,
     root,
     userDataDir,
     workspace,

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { copyFileSync, mkdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { answer, activeEditorText, findWebviewFrame, openDmarcView, runCommand, waitForPanelReady } from './harness';
@@ -20,6 +20,38 @@ async function freePort(): Promise<number> {
       s.close(() => resolve(port));
     });
   });
+}
+
+/** Every process below `root` (from /proc), and whether a process still runs (a zombie does not). */
+function descendants(root: number): number[] {
+  const parentOf = new Map<number, number[]>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      parentOf.set(ppid, [...(parentOf.get(ppid) ?? []), Number(name)]);
+    } catch {
+      /* gone meanwhile */
+    }
+  }
+  const out: number[] = [];
+  const walk = (pid: number): void => {
+    for (const c of parentOf.get(pid) ?? []) {
+      out.push(c);
+      walk(c);
+    }
+  };
+  walk(root);
+  return out;
+}
+
+function running(pid: number): boolean {
+  try {
+    return !/^\d+ \(.*\) Z/s.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
 }
 
 async function listening(port: number): Promise<boolean> {
@@ -52,7 +84,7 @@ describe('npm run demo, end to end in the browser', () => {
   before(async () => {
     editorPort = await freePort();
     apiPort = await freePort();
-    demo = spawn(process.execPath, [join(h().repoRoot, 'test/demo/demo.mjs'), '--browser', '--port', String(editorPort), '--api-port', String(apiPort)], {
+    demo = spawn(process.execPath, [join(h().repoRoot, 'test/demo/demo.mjs'), '--browser', '--no-build', '--port', String(editorPort), '--api-port', String(apiPort)], {
       cwd: h().repoRoot,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -166,13 +198,44 @@ describe('npm run demo, end to end in the browser', () => {
     assert.equal(await listening(apiPort), false, 'the API server is gone');
   });
 
+  it('a signal to the npm process (SIGINT, SIGTERM, SIGHUP) or npm killed outright leaves no process and no port behind', async function () {
+    this.timeout(600_000);
+    for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGKILL'] as const) {
+      const ports = [await freePort(), await freePort()];
+      // What a process manager or an IDE task runs, and then signals: npm alone, not its group.
+      const npm = spawn('npm', ['run', 'demo', '--', '--browser', '--port', String(ports[0]), '--api-port', String(ports[1])], { cwd: h().repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+      let text = '';
+      npm.stdout!.on('data', (b) => (text += b));
+      npm.stderr!.on('data', (b) => (text += b));
+      const deadline = Date.now() + 240_000;
+      while (!/Press Ctrl\+C to stop the demo/.test(text)) {
+        if (npm.exitCode !== null) throw new Error(`npm run demo exited: ${text}`);
+        if (Date.now() > deadline) throw new Error(`npm run demo did not start: ${text}`);
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      const started = descendants(npm.pid!);
+      assert.ok(started.length >= 4, `${signal}: the demo runs as several processes (${started.length})`);
+      assert.ok((await listening(ports[0]!)) && (await listening(ports[1]!)), `${signal}: the editor and the API answer`);
+      process.kill(npm.pid!, signal);
+      const until = Date.now() + 30_000;
+      let left = started.filter(running);
+      while ((left.length > 0 || (await listening(ports[0]!)) || (await listening(ports[1]!))) && Date.now() < until) {
+        await new Promise((r) => setTimeout(r, 250));
+        left = started.filter(running);
+      }
+      assert.deepEqual(left, [], `${signal}: no process of the demo is left`);
+      assert.equal(await listening(ports[0]!), false, `${signal}: the editor's port is closed`);
+      assert.equal(await listening(ports[1]!), false, `${signal}: the API's port is closed`);
+    }
+  });
+
   it('a port already in use gives a clear message and a way to choose another', async () => {
     const net = await import('node:net');
     const blocker = net.createServer().listen(0, '127.0.0.1');
     await new Promise((r) => blocker.once('listening', r));
     const busy = (blocker.address() as { port: number }).port;
     try {
-      const child = spawn(process.execPath, [join(h().repoRoot, 'test/demo/demo.mjs'), '--browser', '--api-port', String(busy)], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [join(h().repoRoot, 'test/demo/demo.mjs'), '--browser', '--no-build', '--api-port', String(busy)], { stdio: ['ignore', 'pipe', 'pipe'] });
       let text = '';
       child.stdout!.on('data', (b) => (text += b));
       child.stderr!.on('data', (b) => (text += b));
