@@ -23,6 +23,8 @@ export const Commands = {
 export const ContextKeys = {
   hasAccounts: 'dmarc.hasAccounts',
   hasOrganizations: 'dmarc.hasOrganizations',
+  /** Exactly one account: the tree hides the account level, so its commands sit on organizations too. */
+  singleAccount: 'dmarc.singleAccount',
   /** Set when `npm run demo` started the extension against its local API server. */
   demo: 'dmarc.demo',
 } as const;

@@ -83,6 +83,7 @@ export function activate(context: vscode.ExtensionContext): DmarcExplorerApi | u
     const list = accounts.list();
     void vscode.commands.executeCommand('setContext', ContextKeys.hasAccounts, list.length > 0);
     void vscode.commands.executeCommand('setContext', ContextKeys.hasOrganizations, list.some((a) => a.organizations.length > 0));
+    void vscode.commands.executeCommand('setContext', ContextKeys.singleAccount, list.length === 1);
   };
   updateContext();
 
@@ -104,6 +105,7 @@ export function activate(context: vscode.ExtensionContext): DmarcExplorerApi | u
       prompter: () => prompter,
       log,
       invalidate: (accountId, organizationId) => void store.invalidate(accountId, organizationId),
+      keyChanged: (accountId) => panels.reloadAccount(accountId),
       timeoutMs: () => settings().timeoutMs,
       defaultBaseUrl: () => demoBaseUrl || PUBLIC_BASE_URL,
     }),

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { ApiError, checkBaseUrl, fetchDmarcRecords, utcDayRange } from '../api';
+import { ApiError, checkBaseUrl, describeApiError, fetchDmarcRecords, requestLine, toApiError, utcDayRange } from '../api';
 import type { Account, AccountStore, Organization } from './accountStore';
 import { organizationLabel } from './accountStore';
 import type { Prompter } from '../ui/prompter';
@@ -14,6 +14,8 @@ export interface AccountCommandDeps {
   log: vscode.LogOutputChannel;
   /** Called when a key or organization changes, so cached data of that account is dropped. */
   invalidate: (accountId: string, organizationId?: string) => void;
+  /** Called after an account's key was replaced: open panels of it fetch again with the new key. */
+  keyChanged?: (accountId: string) => void;
   timeoutMs: () => number;
   /** Pre-filled base URL (the demo sets it to the local server). */
   defaultBaseUrl: () => string;
@@ -77,29 +79,47 @@ export function registerAccountCommands(deps: AccountCommandDeps): vscode.Dispos
     return item && { account: item.account, org: item.org };
   }
 
-  /** One day of records (yesterday, UTC) as a cheap check that the key may read the organization. */
-  async function checkAccess(account: Account, apiKey: string, organizationId: string): Promise<ApiError | undefined> {
+  /**
+   * One day of records (yesterday, UTC) per organization, as a cheap check that the key may read
+   * it; in one cancellable progress notification. Undefined when the user cancelled.
+   */
+  async function checkAccess(account: Account, apiKey: string, organizationIds: readonly string[], title: string): Promise<(ApiError | undefined)[] | undefined> {
     const { startDate, endDate } = utcDayRange(new Date(Date.now() - 86_400_000));
-    try {
-      await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: t('Checking access to {0}…', organizationId), cancellable: false },
-        () => fetchDmarcRecords({ baseUrl: account.baseUrl, apiKey, organizationId, startDate, endDate }, { timeoutMs: deps.timeoutMs(), retries: 1, log: (l) => log.debug(l) }),
-      );
-      return undefined;
-    } catch (err) {
-      const e = err instanceof ApiError ? err : new ApiError('network', String((err as Error)?.message ?? err));
-      log.warn(`access check for organization ${organizationId} on account "${account.label}": ${e.kind}: ${e.message}`);
-      return e;
-    }
+    return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
+      const abort = new AbortController();
+      const sub = token.onCancellationRequested(() => abort.abort());
+      try {
+        const out: (ApiError | undefined)[] = [];
+        for (const organizationId of organizationIds) {
+          if (organizationIds.length > 1) progress.report({ message: organizationId, increment: 100 / organizationIds.length });
+          try {
+            await fetchDmarcRecords(
+              { baseUrl: account.baseUrl, apiKey, organizationId, startDate, endDate },
+              { signal: abort.signal, timeoutMs: deps.timeoutMs(), retries: 1, log: (l) => log.debug(l), onDone: (s) => log.info(`access check: ${requestLine(s)}`) },
+            );
+            out.push(undefined);
+          } catch (err) {
+            const e = toApiError(err);
+            if (e.kind === 'cancelled' || token.isCancellationRequested) return undefined;
+            log.warn(`access check for organization ${organizationId} on account "${account.label}": ${e.kind}: ${describeApiError(e)}`);
+            out.push(e);
+          }
+        }
+        return out;
+      } finally {
+        sub.dispose();
+      }
+    });
   }
 
-  async function addOrganization(node?: unknown): Promise<void> {
+  async function addOrganization(node?: unknown, typed?: { id: string; name: string }): Promise<void> {
     const account = await pickAccount(node, t('Add Organization'));
     if (!account) return;
     const id = await deps.prompter().input({
       title: t('Add Organization to {0} (1/2)', account.label),
       prompt: t('Organization ID. Find it in your DMARC provider\u2019s organization settings, under General.'),
       placeHolder: t('organization ID'),
+      value: typed?.id,
       validateInput: validateOrganizationId,
     });
     if (id === undefined) return;
@@ -108,6 +128,7 @@ export function registerAccountCommands(deps: AccountCommandDeps): vscode.Dispos
       title: t('Add Organization to {0} (2/2)', account.label),
       prompt: t('A display name for the tree (optional: leave empty to show the ID).'),
       placeHolder: organizationId,
+      value: typed?.name,
     });
     if (name === undefined) return;
     const apiKey = await accounts.getKey(account.id);
@@ -115,25 +136,69 @@ export function registerAccountCommands(deps: AccountCommandDeps): vscode.Dispos
       void vscode.window.showErrorMessage(t('The API key of {0} is missing. Run "Update API Key".', account.label));
       return;
     }
-    const problem = await checkAccess(account, apiKey, organizationId);
+    const checked = await checkAccess(account, apiKey, [organizationId], t('Checking access to {0}…', organizationId));
+    if (!checked) return;
+    const problem = checked[0];
     if (problem?.kind === 'forbidden') {
+      // A 403 is a wrong key or an organization this key cannot read: offer to fix either.
+      const edit = t('Edit Organization ID');
       const update = t('Update API Key');
       const choice = await deps.prompter().notify(
         'error',
-        t('The API key of "{0}" was refused for organization {1} (403). Check the organization ID, or that this key belongs to the organization\u2019s owner.', account.label, organizationId),
+        t('{0}: {1} A 403 means a wrong API key, or an organization ID this key cannot read (a typo, or another owner\u2019s).', account.label, describeApiError(problem)),
+        edit,
         update,
       );
-      if (choice === update) await vscode.commands.executeCommand(Commands.updateApiKey, { kind: 'account', account });
+      if (choice === edit) await addOrganization({ kind: 'account', account }, { id: organizationId, name });
+      else if (choice === update) await vscode.commands.executeCommand(Commands.updateApiKey, { kind: 'account', account });
       return;
     }
     if (problem) {
       const add = t('Add Anyway');
-      const choice = await deps.prompter().notify('warning', t('Could not check access to {0}: {1}', organizationId, problem.message), add);
+      const choice = await deps.prompter().notify('warning', t('Could not check access to {0}: {1}', organizationId, describeApiError(problem)), add);
       if (choice !== add) return;
     }
     await accounts.addOrganization(account.id, { id: organizationId, name: name.trim() || undefined });
     log.info(`organization ${organizationId} added to account "${account.label}"`);
-    if (!problem) void vscode.window.showInformationMessage(t('Organization {0} added: the key has access.', name.trim() || organizationId));
+  }
+
+  /** Asks for a new key and checks it before saving; true when a key was saved. */
+  async function updateApiKey(account: Account, typed?: string): Promise<boolean> {
+    const apiKey = await deps.prompter().input({
+      title: t('Update API Key of {0}', account.label),
+      prompt: t('The new API key. It replaces the stored one.'),
+      password: true,
+      value: typed,
+      validateInput: validateApiKey,
+    });
+    if (apiKey === undefined) return false;
+    if (account.organizations.length > 0) {
+      const checked = await checkAccess(account, apiKey, account.organizations.map((o) => o.id), t('Checking the new API key of {0}…', account.label));
+      if (!checked) return false;
+      const failed = checked.filter((e): e is ApiError => e !== undefined);
+      if (failed.length === checked.length) {
+        // Nothing read with the new key: say so before replacing a key that may be the right one.
+        const refused = failed.every((e) => e.kind === 'forbidden');
+        const save = t('Save Anyway');
+        const edit = t('Edit Key');
+        const choice = await deps.prompter().notify(
+          refused ? 'error' : 'warning',
+          refused
+            ? t('The new key was refused for every organization of {0}: {1}', account.label, describeApiError(failed[0]))
+            : t('The new key of {0} could not be checked: {1}', account.label, describeApiError(failed[0])),
+          save,
+          edit,
+        );
+        if (choice === edit) return updateApiKey(account, apiKey);
+        if (choice !== save) return false;
+      }
+    }
+    await accounts.setKey(account.id, apiKey);
+    deps.invalidate(account.id);
+    deps.keyChanged?.(account.id);
+    log.info(`API key of account "${account.label}" updated`);
+    void vscode.window.setStatusBarMessage(t('API key of {0} updated.', account.label), 5000);
+    return true;
   }
 
   return [
@@ -162,18 +227,7 @@ export function registerAccountCommands(deps: AccountCommandDeps): vscode.Dispos
 
     vscode.commands.registerCommand(Commands.updateApiKey, async (node?: unknown) => {
       const account = await pickAccount(node, t('Update API Key'));
-      if (!account) return;
-      const apiKey = await deps.prompter().input({
-        title: t('Update API Key of {0}', account.label),
-        prompt: t('The new API key. It replaces the stored one.'),
-        password: true,
-        validateInput: validateApiKey,
-      });
-      if (apiKey === undefined) return;
-      await accounts.setKey(account.id, apiKey);
-      deps.invalidate(account.id);
-      log.info(`API key of account "${account.label}" updated`);
-      void vscode.window.showInformationMessage(t('API key of {0} updated.', account.label));
+      if (account) await updateApiKey(account);
     }),
 
     vscode.commands.registerCommand(Commands.renameAccount, async (node?: unknown) => {
@@ -244,15 +298,16 @@ export function registerAccountCommands(deps: AccountCommandDeps): vscode.Dispos
         void vscode.window.showInformationMessage(t('Add an organization to {0} first: the API can only be checked against one.', account.label));
         return;
       }
-      const results = [];
-      for (const org of account.organizations) results.push({ org, problem: await checkAccess(account, apiKey, org.id) });
-      const failed = results.filter((r) => r.problem);
+      const checked = await checkAccess(account, apiKey, account.organizations.map((o) => o.id), t('Testing the connection of {0}…', account.label));
+      if (!checked) return;
+      const failed = account.organizations.map((org, i) => ({ org, problem: checked[i] })).filter((r) => r.problem);
       if (failed.length === 0) {
-        void vscode.window.showInformationMessage(t('{0}: connected, the key reads all {1} organization(s).', account.label, results.length));
+        void vscode.window.showInformationMessage(t('{0}: connected, the key reads all {1} organization(s).', account.label, checked.length));
       } else {
-        void vscode.window.showErrorMessage(
-          t('{0}: {1} of {2} organization(s) failed. {3}', account.label, failed.length, results.length,
-            failed.map((f) => `${organizationLabel(f.org)}: ${f.problem!.message}`).join(' · ')),
+        void deps.prompter().notify(
+          'error',
+          t('{0}: {1} of {2} organization(s) failed. {3}', account.label, failed.length, checked.length,
+            failed.map((f) => `${organizationLabel(f.org)}: ${describeApiError(f.problem)}`).join(' · ')),
         );
       }
     }),

@@ -25,6 +25,20 @@ export class ApiError extends Error {
   }
 }
 
+/** Any failure as an ApiError: an unexpected one becomes a `network` error saying so. */
+export function toApiError(err: unknown): ApiError {
+  if (err instanceof ApiError) return err;
+  return new ApiError('network', `Unexpected error: ${String((err as Error)?.message ?? err)}`);
+}
+
+/**
+ * How an API failure reads to the user, the same in notifications, tree items and the records
+ * panel: the ApiError's own sentence ("… (HTTP 403). Check the key and the organization ID.").
+ */
+export function describeApiError(err: unknown): string {
+  return toApiError(err).message;
+}
+
 export const REDACTED = '[redacted]';
 
 /**

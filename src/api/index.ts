@@ -6,7 +6,7 @@
  */
 export { fetchDmarcRecords, parseRetryAfter, USER_AGENT, DEFAULT_TIMEOUT_MS, DEFAULT_RETRIES } from './client';
 export type { ClientOptions } from './client';
-export { ApiError } from './errors';
+export { ApiError, describeApiError, toApiError } from './errors';
 export { checkBaseUrl, isLoopbackHost, utcDayRange, toIsoUtc, parseIsoDateMs, buildRecordsUrl } from './url';
 export {
   parseRecordsBody,

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { randomBytes } from 'node:crypto';
 import type { Account, AccountStore, Organization } from '../accounts/accountStore';
 import { organizationLabel } from '../accounts/accountStore';
-import { ApiError } from '../api';
+import { ApiError, describeApiError } from '../api';
 import type { DmarcRecord } from '../api/types';
 import type { RecordStore } from '../records/recordStore';
 import { rangeLabel } from '../records/dateInput';
@@ -105,6 +105,13 @@ export class RecordsPanels implements vscode.Disposable {
 
   get active(): RecordsPanel | undefined {
     return this.activePanel;
+  }
+
+  /** After an account's key changed: its open panels fetch again with the new key, and say so. */
+  reloadAccount(accountId: string): void {
+    for (const p of this.panels.values()) {
+      if (p.target.account.id === accountId) void p.load(true, [t('Fetched again with the new API key of {0}.', p.target.account.label)]);
+    }
   }
 
   get all(): RecordsPanel[] {
@@ -274,7 +281,7 @@ export class RecordsPanel implements vscode.Disposable {
   }
 
   /** Fetches (or reads from the cache) and streams the rows to the webview in chunks. */
-  async load(refresh: boolean): Promise<void> {
+  async load(refresh: boolean, extraNotices: readonly string[] = []): Promise<void> {
     const seq = ++this.loadSeq;
     this.loadAbort?.abort();
     const abort = (this.loadAbort = new AbortController());
@@ -286,7 +293,7 @@ export class RecordsPanel implements vscode.Disposable {
       return;
     }
     let records: DmarcRecord[];
-    const notices: string[] = [];
+    const notices: string[] = [...extraNotices];
     try {
       const data = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: t('DMARC: fetching records') }, () =>
         // With a signal: when this panel closes, a request nobody else waits for is stopped.
@@ -298,7 +305,7 @@ export class RecordsPanel implements vscode.Disposable {
     } catch (err) {
       if (seq !== this.loadSeq) return;
       const e = err instanceof ApiError ? err : undefined;
-      const message = e ? e.message : t('Unexpected error: {0}', String((err as Error)?.message ?? err));
+      const message = describeApiError(err);
       this.deps.log.warn(`records panel ${this.panel.title}: ${e?.kind ?? 'error'}: ${message}`);
       void this.post({ type: 'error', message, canRetry: true, canUpdateKey: e?.kind === 'forbidden' });
       return;

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { Account, AccountStore, Organization } from '../accounts/accountStore';
 import { organizationLabel } from '../accounts/accountStore';
-import { ApiError } from '../api';
+import { describeApiError, toApiError } from '../api';
 import { buildBuckets, type Bucket } from '../records/buckets';
 import type { RangeData, RecordScope, RecordStore } from '../records/recordStore';
 import { bySource, health, summarize, type SourceSummary, type Summary } from '../records/summary';
@@ -168,14 +168,14 @@ export class DmarcTreeProvider implements vscode.TreeDataProvider<Node>, vscode.
       );
       outcome(data.records.length);
     } catch (err) {
-      const e = asApiError(err);
-      outcome(undefined, e.message);
-      this.log.warn(`${organizationLabel(org)} · ${bucket.label}: ${e.kind}: ${e.message}`);
+      const e = toApiError(err);
+      const message = describeApiError(e);
+      outcome(undefined, message);
+      this.log.warn(`${organizationLabel(org)} · ${bucket.label}: ${e.kind}: ${message}`);
       if (previous) {
-        void vscode.window.showWarningMessage(t('Refresh of {0} failed: {1}. Showing the data fetched before.', bucket.label, e.message));
-        return [{ kind: 'message', label: t('Refresh failed: {0}', e.message), detail: t('Showing data fetched at {0}', new Date(previous.fetchedAt).toLocaleTimeString()), icon: 'warning' }, ...this.dataChildren(node, previous, previousRecords!)];
+        return [{ kind: 'message', label: t('Refresh failed: {0}', message), detail: t('Showing data fetched at {0}', new Date(previous.fetchedAt).toLocaleTimeString()), icon: 'warning' }, ...this.dataChildren(node, previous, previousRecords!)];
       }
-      return [{ kind: 'error', account, org, bucket, forbidden: e.kind === 'forbidden', message: e.message }];
+      return [{ kind: 'error', account, org, bucket, forbidden: e.kind === 'forbidden', message }];
     } finally {
       if (topLevel) this.clearGlobalRefreshWhenDone();
     }
@@ -372,10 +372,6 @@ function bucketOf(node: Node): { account: Account; org: Organization; bucket: Bu
     return { account: node.account, org: node.org, bucket: node.bucket };
   }
   return undefined;
-}
-
-function asApiError(err: unknown): ApiError {
-  return err instanceof ApiError ? err : new ApiError('network', t('Unexpected error: {0}', String((err as Error)?.message ?? err)));
 }
 
 function healthColor(rate: number | undefined): vscode.ThemeColor | undefined {

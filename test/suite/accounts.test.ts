@@ -74,14 +74,60 @@ describe('accounts and keys (extension host, local API server)', () => {
     await assert.rejects(runScripted(api, Commands.addAccount, ['x', 'http://example.com']), /rejected the answer/);
   });
 
-  it('Add Organization with a refused key says so and adds nothing', async () => {
+  it('Add Organization refused (403): explains both causes, offers Edit Organization ID with the typed value kept', async () => {
     const [account] = api.accounts.list();
     const before = account.organizations.length;
-    const prompter = await runScripted(api, Commands.addOrganization, ['org-not-held', '', undefined], { kind: 'account', account });
-    assert.equal(api.accounts.list()[0].organizations.length, before);
+    const prompter = await runScripted(api, Commands.addOrganization, ['org-not-held', 'Typo', 'Edit Organization ID', 'org-suite-2', 'Second'], { kind: 'account', account });
     const said = prompter.asked.find((a) => a.kind === 'notify:error');
-    assert.match(said?.title ?? '', /refused for organization org-not-held \(403\)/);
+    assert.deepEqual(said?.actions, ['Edit Organization ID', 'Update API Key']);
+    assert.match(said?.title ?? '', /A 403 means a wrong API key, or an organization ID this key cannot read/);
+    assert.match(said?.title ?? '', /"org-not-held" \(HTTP 403\)/, 'the one wording of a 403');
+    // Edit Organization ID asks again with what was typed.
+    const inputs = prompter.asked.filter((a) => a.kind === 'input');
+    assert.deepEqual(inputs.map((a) => a.value), [undefined, undefined, 'org-not-held', 'Typo']);
+    assert.deepEqual(api.accounts.list()[0].organizations.map((o) => o.id).slice(before), ['org-suite-2']);
     assert.ok(server.requests.some((r) => r.query.organizationId === 'org-not-held' && r.status === 403));
+    await api.accounts.removeOrganization(account.id, 'org-suite-2');
+  });
+
+  it('a 403 reads the same in a notification and in the tree\u2019s error item', async () => {
+    const [account] = api.accounts.list();
+    const prompter = await runScripted(api, Commands.addOrganization, ['org-not-held', '', undefined], { kind: 'account', account });
+    const notified = prompter.asked.find((a) => a.kind === 'notify:error')?.title ?? '';
+    // The same organization in the tree (added without the check): its range fails with the same 403.
+    await api.accounts.addOrganization(account.id, { id: 'org-not-held' });
+    try {
+      const orgNode = (await api.tree.getChildren())!.find((n) => n.kind === 'org' && n.org.id === 'org-not-held')!;
+      const last7 = (await api.tree.getChildren(orgNode))![0]!;
+      const [error] = (await api.tree.getChildren(last7))!;
+      assert.equal(error!.kind, 'error');
+      const shown = String(api.tree.getTreeItem(error!).label);
+      assert.match(shown, /\(HTTP 403\)/);
+      assert.ok(notified.includes(shown), `notification "${notified}" says what the tree says: "${shown}"`);
+    } finally {
+      await api.accounts.removeOrganization(account.id, 'org-not-held');
+    }
+  });
+
+  it('Update API Key checks the new key first: refused everywhere → Edit Key (typed value kept) or Save Anyway', async () => {
+    const [account] = api.accounts.list();
+    const secret = () => api.context.secrets.get(`dmarc.apiKey.${account.id}`);
+    server.resetRequests();
+    // A refused key, edited into the right one: only the right one is saved.
+    let prompter = await runScripted(api, Commands.updateApiKey, ['garbage-key-123', 'Edit Key', KEY], { kind: 'account', account });
+    const refused = prompter.asked.find((a) => a.kind === 'notify:error');
+    assert.match(refused?.title ?? '', /^The new key was refused for every organization of Acme mail: .*\(HTTP 403\)/);
+    assert.deepEqual(refused?.actions, ['Save Anyway', 'Edit Key']);
+    assert.deepEqual(prompter.asked.filter((a) => a.kind === 'input').map((a) => a.value), [undefined, 'garbage-key-123']);
+    assert.equal(await secret(), KEY);
+    assert.ok(server.requests.some((r) => r.status === 403) && server.requests.some((r) => r.status === 200), 'both keys were tried');
+    // Dismissing the question saves nothing; Save Anyway saves what was typed.
+    await runScripted(api, Commands.updateApiKey, ['garbage-key-456', undefined], { kind: 'account', account });
+    assert.equal(await secret(), KEY);
+    prompter = await runScripted(api, Commands.updateApiKey, ['garbage-key-789', 'Save Anyway'], { kind: 'account', account });
+    assert.equal(await secret(), 'garbage-key-789');
+    await runScripted(api, Commands.updateApiKey, [KEY], { kind: 'account', account });
+    assert.equal(await secret(), KEY, 'a key that reads the organizations is saved without a question');
   });
 
   it('Test Connection checks every organization of the account', async () => {

@@ -17,7 +17,7 @@ export async function extensionApi(): Promise<DmarcExplorerApi> {
  * test), a quick pick answer selects the item with that label, a confirm answer is a boolean.
  */
 export class ScriptedPrompter implements Prompter {
-  readonly asked: { kind: string; title?: string; password?: boolean }[] = [];
+  readonly asked: { kind: string; title?: string; password?: boolean; value?: string; actions?: string[] }[] = [];
   constructor(private readonly answers: (string | boolean | undefined)[]) {}
 
   private next(kind: string): string | boolean | undefined {
@@ -26,7 +26,7 @@ export class ScriptedPrompter implements Prompter {
   }
 
   async input(options: vscode.InputBoxOptions): Promise<string | undefined> {
-    this.asked.push({ kind: 'input', title: options.title, password: options.password });
+    this.asked.push({ kind: 'input', title: options.title, password: options.password, value: options.value });
     const answer = this.next('input box');
     if (answer === undefined) return undefined;
     const text = String(answer);
@@ -50,7 +50,7 @@ export class ScriptedPrompter implements Prompter {
   }
 
   async notify(severity: string, message: string, ...actions: string[]): Promise<string | undefined> {
-    this.asked.push({ kind: `notify:${severity}`, title: message });
+    this.asked.push({ kind: `notify:${severity}`, title: message, actions });
     const answer = this.next('notification');
     if (answer === undefined) return undefined;
     if (!actions.includes(String(answer))) throw new Error(`notification "${message}" has no action "${answer}": ${actions.join(', ')}`);
