@@ -33,7 +33,7 @@ const PRESETS: { id: PresetId; label: string }[] = [
 export function registerPanelCommands(deps: PanelCommandDeps): vscode.Disposable[] {
   const now = deps.now ?? (() => new Date());
 
-  async function pickRange(): Promise<DateRange | undefined> {
+  async function pickRange(orgLabel: string): Promise<DateRange | undefined> {
     const p = deps.prompter();
     const n = now();
     const items = [
@@ -43,11 +43,11 @@ export function registerPanelCommands(deps: PanelCommandDeps): vscode.Disposable
       }),
       { label: t('Custom range…'), description: t('ISO 8601 dates or date-times, both inclusive'), range: undefined as DateRange | undefined },
     ];
-    const choice = await p.pick(items, { title: t('Fetch Records: range'), placeHolder: t('Choose a range (UTC)') });
+    const choice = await p.pick(items, { title: t('Fetch Records of {0}: range', orgLabel), placeHolder: t('Choose a range (UTC)') });
     if (!choice) return undefined;
     if (choice.range) return choice.range;
     const startText = await p.input({
-      title: t('Custom range: start (inclusive)'),
+      title: t('Fetch Records of {0}: start (inclusive)', orgLabel),
       prompt: t('YYYY-MM-DD (from 00:00 UTC) or an ISO 8601 date-time; UTC unless it has an offset.'),
       placeHolder: '2026-11-01',
       validateInput: (v) => startProblem(v, now()),
@@ -55,7 +55,7 @@ export function registerPanelCommands(deps: PanelCommandDeps): vscode.Disposable
     if (startText === undefined) return undefined;
     const start = parseBound(startText, 'start')!;
     const endText = await p.input({
-      title: t('Custom range: end (inclusive)'),
+      title: t('Fetch Records of {0}: end (inclusive)', orgLabel),
       prompt: t('YYYY-MM-DD (to 23:59:59.999 UTC) or an ISO 8601 date-time.'),
       placeHolder: start.toISOString().slice(0, 10),
       validateInput: (v) => endProblem(v, start),
@@ -77,9 +77,10 @@ export function registerPanelCommands(deps: PanelCommandDeps): vscode.Disposable
         }
         return;
       }
-      const picked = await deps.prompter().pick(orgs, { title: t('Fetch Records: organization'), placeHolder: t('Choose an organization'), matchOnDescription: true });
+      // With one organization there is nothing to choose: the range step names it instead.
+      const picked = orgs.length === 1 ? orgs[0] : await deps.prompter().pick(orgs, { title: t('Fetch Records: organization'), placeHolder: t('Choose an organization'), matchOnDescription: true });
       if (!picked) return;
-      const range = await pickRange();
+      const range = await pickRange(picked.label);
       if (!range) return;
       const apiKey = await deps.accounts.getKey(picked.account.id);
       if (!apiKey) {

@@ -53,9 +53,10 @@ describe('records panel (extension host, local API server)', () => {
     await server.close();
   });
 
-  it('Fetch Records for Date Range: organization, preset, progress, then the panel', async () => {
+  it('Fetch Records for Date Range: with one organization no pick, the range step names it; then the panel', async () => {
     server.resetRequests();
-    await runScripted(api, Commands.fetchRange, ['Panel Org', 'Last 7 days']);
+    const prompter = await runScripted(api, Commands.fetchRange, ['Last 7 days']);
+    assert.deepEqual(prompter.asked.map((a) => [a.kind, a.title]), [['pick', 'Fetch Records of Panel Org: range']], 'the one organization is not asked for');
     assert.equal(api.panels.all.length, 1);
     panel = api.panels.all[0];
     const expected = presetRange('last7', new Date());
@@ -71,7 +72,7 @@ describe('records panel (extension host, local API server)', () => {
     server.resetRequests();
     server.setFaults({ latencyMs: 3000 });
     try {
-      const running = runScripted(api, Commands.fetchRange, ['Panel Org', 'Last 30 days']);
+      const running = runScripted(api, Commands.fetchRange, ['Last 30 days']);
       const early = await until(() => api.panels.all.find((p) => p !== panel), 'the panel to open during the fetch', 2500);
       assert.equal(early.rows.length, 0, 'no rows yet: the request is still waiting for its answer');
       await running;
@@ -129,10 +130,32 @@ describe('records panel (extension host, local API server)', () => {
     }
   });
 
+  it('after its account\u2019s key changes, an open panel fetches its range again with the new key', async () => {
+    const account = api.accounts.list()[0];
+    const org = account.organizations[0];
+    const day0 = Math.floor(Date.now() / 86_400_000) - 60;
+    const start = new Date(day0 * 86_400_000);
+    const end = new Date((day0 + 2) * 86_400_000 - 1);
+    const opened = api.panels.open({ account, org, start, end });
+    try {
+      await until(() => opened.rows.length > 0 || undefined, 'the panel\u2019s rows');
+      server.resetRequests();
+      await runScripted(api, Commands.updateApiKey, [KEY], { kind: 'account', account });
+      const again = await until(
+        () => server.requests.find((r) => r.path === '/api/public/dmarc-records' && r.query.startDate === start.toISOString() && r.status === 200),
+        'the panel to fetch its range again',
+      );
+      assert.equal(again.query.endDate, end.toISOString());
+      assert.equal(again.headers.authorization, `Bearer ${KEY}`);
+    } finally {
+      opened.panel.dispose();
+    }
+  });
+
   it('opening the same organization and range again reveals the same panel', async () => {
-    await runScripted(api, Commands.fetchRange, ['Panel Org', 'Last 7 days']);
+    await runScripted(api, Commands.fetchRange, ['Last 7 days']);
     assert.equal(api.panels.all.length, 1);
-    await runScripted(api, Commands.fetchRange, ['Panel Org', 'Yesterday']);
+    await runScripted(api, Commands.fetchRange, ['Yesterday']);
     assert.equal(api.panels.all.length, 2);
     api.panels.all.find((p) => p !== panel)!.panel.dispose();
     assert.equal(api.panels.all.length, 1);
@@ -140,10 +163,10 @@ describe('records panel (extension host, local API server)', () => {
 
   it('custom range input is validated as typed', async () => {
     const future = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10);
-    await assert.rejects(runScripted(api, Commands.fetchRange, ['Panel Org', 'Custom range…', future]), /future/);
-    await assert.rejects(runScripted(api, Commands.fetchRange, ['Panel Org', 'Custom range…', '2026-02-30']), /Not a date/);
-    await assert.rejects(runScripted(api, Commands.fetchRange, ['Panel Org', 'Custom range…', '2026-10-10', '2026-10-09']), /before the start/);
-    await runScripted(api, Commands.fetchRange, ['Panel Org', 'Custom range…', '2026-10-10T06:00:00+02:00', '2026-10-10']);
+    await assert.rejects(runScripted(api, Commands.fetchRange, ['Custom range…', future]), /future/);
+    await assert.rejects(runScripted(api, Commands.fetchRange, ['Custom range…', '2026-02-30']), /Not a date/);
+    await assert.rejects(runScripted(api, Commands.fetchRange, ['Custom range…', '2026-10-10', '2026-10-09']), /before the start/);
+    await runScripted(api, Commands.fetchRange, ['Custom range…', '2026-10-10T06:00:00+02:00', '2026-10-10']);
     const custom = api.panels.all.find((p) => p !== panel)!;
     assert.equal(custom.identity.start, '2026-10-10T04:00:00.000Z');
     assert.equal(custom.identity.end, '2026-10-10T23:59:59.999Z');

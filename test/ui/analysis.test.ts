@@ -32,7 +32,8 @@ describe('records panel analysis in the browser: trend, groups, DKIM fields, lay
 
   async function openPanel(range: string): Promise<Frame> {
     await runCommand(wb.page, 'DMARC: Fetch Records for Date Range…');
-    await choose(wb.page, 'Analysis Org');
+    // One organization: no pick, the range step names it.
+    await wb.page.locator('.quick-input-widget .quick-input-title', { hasText: 'Fetch Records of Analysis Org: range' }).waitFor({ state: 'visible' });
     await choose(wb.page, range);
     const f = await findWebviewFrame(wb.page, '[data-testid="records-panel"]', 60_000);
     await waitForPanelReady(f);

@@ -38,4 +38,18 @@ describe('DMARC tree in the browser', () => {
     assert.equal(server.requests.filter((r) => r.query.organizationId === ORG).length, 2, 'the access check and one fetch for the bucket');
     await wb.screenshot('tree-last-7-days');
   });
+
+  it('with one account (no account level), its commands are on the organization and in the view\u2019s … menu', async () => {
+    await wb.page.locator('.sidebar .monaco-list-row', { hasText: 'Acme Org' }).click({ button: 'right' });
+    const menu = wb.page.locator('.context-view .monaco-menu');
+    await menu.waitFor({ state: 'visible' });
+    const items = await menu.locator('.action-label').allInnerTexts();
+    for (const wanted of ['Test Connection', 'Update API Key…', 'Rename Account…']) assert.ok(items.some((i) => i.startsWith(wanted)), `organization menu: ${items.join(' | ')}`);
+    await wb.page.keyboard.press('Escape');
+    await wb.page.locator('.sidebar .title-actions .action-label[aria-label="More Actions..."], .sidebar .actions-container .action-label[aria-label="Views and More Actions..."]').first().click();
+    await menu.waitFor({ state: 'visible' });
+    const more = await menu.locator('.action-label').allInnerTexts();
+    for (const wanted of ['Update API Key…', 'Rename Account…', 'Remove Account…']) assert.ok(more.some((i) => i.startsWith(wanted)), `view menu: ${more.join(' | ')}`);
+    await wb.page.keyboard.press('Escape');
+  });
 });
