@@ -22,19 +22,18 @@ export async function openGroupsExport(title: string, rows: readonly GroupRow[],
 async function openText(text: string, format: 'json' | 'csv', baseName: string): Promise<vscode.TextEditor> {
   const safe = baseName.replace(/[^\w.-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'dmarc-records';
   const uri = vscode.Uri.from({ scheme: 'untitled', path: `${safe}-${++exportCount}.${format}` });
-  const doc = await vscode.workspace.openTextDocument(uri);
+  let doc = await vscode.workspace.openTextDocument(uri);
+  // The document holds its text (CSV with CRLF line ends, RFC 4180) before its tab shows.
+  const edit = new vscode.WorkspaceEdit();
+  edit.set(uri, [
+    ...(format === 'csv' ? [vscode.TextEdit.setEndOfLine(vscode.EndOfLine.CRLF)] : []),
+    vscode.TextEdit.insert(new vscode.Position(0, 0), text),
+  ]);
+  if (!(await vscode.workspace.applyEdit(edit))) throw new Error('The export could not be written to its editor tab.');
+  // JSON; for CSV a CSV language when an installed extension offers one (Rainbow CSV and others), else plain text.
+  const language = format === 'json' ? 'json' : (await vscode.languages.getLanguages()).includes('csv') ? 'csv' : 'plaintext';
+  if (doc.languageId !== language) doc = await vscode.languages.setTextDocumentLanguage(doc, language);
   const editor = await vscode.window.showTextDocument(doc, { preview: false, viewColumn: vscode.ViewColumn.Beside });
-  if (format === 'json' && doc.languageId !== 'json') await vscode.languages.setTextDocumentLanguage(doc, 'json');
-  if (format === 'csv') {
-    // A CSV language when an installed extension offers one (Rainbow CSV and others), else plain text.
-    const csv = (await vscode.languages.getLanguages()).includes('csv') ? 'csv' : 'plaintext';
-    if (doc.languageId !== csv) await vscode.languages.setTextDocumentLanguage(doc, csv);
-  }
-  await editor.edit((b) => {
-    // The editor keeps one line ending per document; CSV's is CRLF (RFC 4180).
-    if (format === 'csv') b.setEndOfLine(vscode.EndOfLine.CRLF);
-    b.insert(new vscode.Position(0, 0), text);
-  });
   editor.selection = new vscode.Selection(0, 0, 0, 0);
   return editor;
 }

@@ -138,11 +138,19 @@ export async function addAccount(page: Page, o: { label: string; baseUrl: string
 
 /** The text of the active editor, read through the clipboard (Monaco renders only visible lines). */
 export async function activeEditorText(page: Page): Promise<string> {
-  await page.locator('.editor-instance .monaco-editor textarea').first().focus();
-  await page.keyboard.press('Control+A');
-  await page.keyboard.press('Control+C');
-  await page.waitForTimeout(200);
-  return page.evaluate(() => navigator.clipboard.readText());
+  // An editor that has just opened may not have its text (or the clipboard its copy) yet: copy
+  // again until something arrives, for up to 10 s; an editor that stays empty reads as empty.
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    // Emptied first, so a copy that did not happen cannot read as the previous one.
+    await page.evaluate(() => navigator.clipboard.writeText(''));
+    await page.locator('.editor-instance .monaco-editor textarea').first().focus();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.press('Control+C');
+    await page.waitForTimeout(200);
+    const text = await page.evaluate(() => navigator.clipboard.readText());
+    if (text || Date.now() > deadline) return text;
+  }
 }
 
 /** Waits until a records panel has received all its rows. */
