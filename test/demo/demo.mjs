@@ -25,9 +25,14 @@ function port(name, fallback) {
   if (!Number.isInteger(v) || v < 0 || v > 65535) fail(`${name} wants a port number (0-65535)`);
   return v;
 }
+/** What the demo started, stopped in reverse order by stopAll. */
+const stoppers = [];
+/** Said once; what was started before the failure (the API server) is stopped too. */
+class DemoFailure extends Error {}
 function fail(message) {
   console.error(`demo: ${message}`);
-  process.exit(1);
+  if (stoppers.length === 0) process.exit(1);
+  throw new DemoFailure(message);
 }
 if (flag('--help') || flag('-h')) {
   console.log('Usage: npm run demo -- [--browser] [--port 8080] [--api-port 8787] [--no-build]\n  --browser   use VS Code in the browser even when desktop VS Code (`code`) is installed\n  --port      the browser editor\'s port (127.0.0.1 only)\n  --api-port  the local DMARC Records API\'s port\n  --no-build  skip the build (already built)');
@@ -54,7 +59,6 @@ function findCode() {
   return undefined;
 }
 
-const stoppers = [];
 let stopping = false;
 // Output may go to a pipe whose reader is gone (npm killed): never let that crash the clean-up.
 for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
@@ -219,6 +223,6 @@ Press Ctrl+C to stop the demo (stopping npm, or closing its terminal, stops ever
 }
 
 main().catch((err) => {
-  console.error(`demo: ${err.message || err}`);
+  if (!(err instanceof DemoFailure)) console.error(`demo: ${err.message || err}`);
   void stopAll(1);
 });

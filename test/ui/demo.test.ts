@@ -229,6 +229,27 @@ describe('npm run demo, end to end in the browser', () => {
     }
   });
 
+  it('the editor\u2019s port in use: a clear message, and the API server it had started is stopped too', async () => {
+    const net = await import('node:net');
+    const blocker = net.createServer().listen(0, '127.0.0.1');
+    await new Promise((r) => blocker.once('listening', r));
+    const busy = (blocker.address() as { port: number }).port;
+    const api = await freePort();
+    try {
+      const child = spawn(process.execPath, [join(h().repoRoot, 'test/demo/demo.mjs'), '--browser', '--no-build', '--port', String(busy), '--api-port', String(api)], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let text = '';
+      child.stdout!.on('data', (b) => (text += b));
+      child.stderr!.on('data', (b) => (text += b));
+      const code = await new Promise<number | null>((r) => child.once('exit', (c) => r(c)));
+      assert.equal(code, 1);
+      assert.match(text, new RegExp(`port ${busy} \\(the editor\\) is already in use`));
+      assert.match(text, /demo: stopped\./, 'what it had started was stopped');
+      assert.equal(await listening(api), false, 'the API server is not left running');
+    } finally {
+      blocker.close();
+    }
+  });
+
   it('a port already in use gives a clear message and a way to choose another', async () => {
     const net = await import('node:net');
     const blocker = net.createServer().listen(0, '127.0.0.1');
