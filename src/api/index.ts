@@ -4,7 +4,8 @@
  *
  *   fetchDmarcRecords(query, options) → FetchResult { records, warnings, rejected } | throws ApiError
  */
-export { fetchDmarcRecords, parseRetryAfter, USER_AGENT, DEFAULT_TIMEOUT_MS, DEFAULT_RETRIES } from './client';
+export { fetchDmarcRecords, USER_AGENT, DEFAULT_TIMEOUT_MS, DEFAULT_RETRIES } from './client';
+export { parseRetryAfter } from './httpErrors';
 export type { ClientOptions } from './client';
 export { ApiError, describeApiError, toApiError } from './errors';
 export { checkBaseUrl, isLoopbackHost, utcDayRange, toIsoUtc, parseIsoDateMs, buildRecordsUrl } from './url';
