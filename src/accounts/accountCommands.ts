@@ -204,11 +204,12 @@ export function registerAccountCommands(deps: AccountCommandDeps): vscode.Dispos
   return [
     vscode.commands.registerCommand(Commands.addAccount, async () => {
       const p = deps.prompter();
-      const label = await p.input({ title: t('Add Account (1/3)'), prompt: t('A name for this account, such as your company or a client.'), validateInput: validateLabel });
+      const label = await p.input({ title: t('Add Account (1/3)'), prompt: t('A name for this account, such as your company or a client.'), placeHolder: t('e.g. Acme Corp'), validateInput: validateLabel });
       if (label === undefined) return;
       const baseUrl = await p.input({
         title: t('Add Account (2/3)'),
         prompt: t('Base URL of the DMARC Records API. HTTPS, or plain HTTP to this machine only.'),
+        placeHolder: 'https://www.example.com',
         value: deps.defaultBaseUrl(),
         validateInput: (v) => checkBaseUrl(v.trim()),
       });
@@ -216,6 +217,7 @@ export function registerAccountCommands(deps: AccountCommandDeps): vscode.Dispos
       const apiKey = await p.input({
         title: t('Add Account (3/3)'),
         prompt: t('API key. It is stored in VS Code\u2019s secret storage, never in settings.'),
+        placeHolder: t('the API key your DMARC provider issued'),
         password: true,
         validateInput: validateApiKey,
       });

@@ -172,7 +172,11 @@ export class RecordsPanel implements vscode.Disposable {
     private readonly savedView: ViewState | undefined,
   ) {
     perfMark('panelCreated');
-    panel.iconPath = vscode.Uri.joinPath(deps.extensionUri, 'media', 'dmarc.svg');
+    // A tab icon per theme kind: a currentColor SVG renders black on a dark tab bar.
+    panel.iconPath = {
+      light: vscode.Uri.joinPath(deps.extensionUri, 'media', 'panel-light.svg'),
+      dark: vscode.Uri.joinPath(deps.extensionUri, 'media', 'panel-dark.svg'),
+    };
     panel.webview.html = this.html();
     this.disposables.push(panel.webview.onDidReceiveMessage((m) => void this.handleMessage(m)));
   }

@@ -123,6 +123,9 @@ describe('records panel (extension host, local API server)', () => {
       assert.match(root, /role="status" data-testid="boot-loading"/);
       assert.ok(root.includes(`Fetching records for ${rangeLabel(start, end)}…`), root);
       assert.doesNotMatch(root, /<script/i, 'the loading state is plain markup');
+      // Its tab icon has a light and a dark version (a currentColor SVG renders black on a dark tab bar).
+      const icon = opened.panel.iconPath as { light: vscode.Uri; dark: vscode.Uri };
+      assert.deepEqual([icon.light.path.split('/').pop(), icon.dark.path.split('/').pop()], ['panel-light.svg', 'panel-dark.svg']);
       const { escapeHtml } = await import('../../src/panel/recordsPanel');
       assert.equal(escapeHtml(`<img src=x onerror="a('b')">&`), '&lt;img src=x onerror=&quot;a(&#39;b&#39;)&quot;&gt;&amp;');
     } finally {
