@@ -142,9 +142,9 @@ export async function activeEditorText(page: Page): Promise<string> {
   // again until something arrives, for up to 10 s; an editor that stays empty reads as empty.
   const deadline = Date.now() + 10_000;
   for (;;) {
-    // Emptied first, so a copy that did not happen cannot read as the previous one.
-    await page.evaluate(() => navigator.clipboard.writeText(''));
-    await page.locator('.editor-instance .monaco-editor textarea').first().focus();
+    // A click in the active group's editor gives it the keyboard, whatever input element this
+    // Monaco version uses (a textarea or an EditContext).
+    await page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click();
     await page.keyboard.press('Control+A');
     await page.keyboard.press('Control+C');
     await page.waitForTimeout(200);
