@@ -4,6 +4,7 @@
  * group of each of its distinct values; rows without a value form the group '' (code = dict.length).
  */
 import type { Facts, FieldIndex } from './fieldTypes';
+import { denseRanks } from './ranks';
 
 export interface GroupStats {
   code: number;
@@ -163,31 +164,14 @@ export function sortGroups(groups: readonly GroupStats[], by: GroupSort, descend
   const n = groups.length;
   const value = new Float64Array(n);
   for (let k = 0; k < n; k++) value[k] = f(groups[k]!);
-  // A counting sort by the rank of each value among the distinct ones (found with a native numeric
-  // sort and binary search): stable by construction, and several times faster than a comparator sort.
-  const distinct = value.slice().sort();
-  let u = 0;
-  for (let k = 0; k < n; k++) {
-    const v = distinct[k]!;
-    if (Number.isNaN(v)) break; // NaN sorts last
-    if (u === 0 || v !== distinct[u - 1]) distinct[u++] = v;
-  }
+  // A counting sort by the rank of each value among the distinct ones: stable by construction.
+  const { rank: ascending, distinct: u } = denseRanks(value);
   // Rank u holds the NaNs, last in both directions.
   const rank = new Uint32Array(n);
   const count = new Uint32Array(u + 2);
   for (let k = 0; k < n; k++) {
-    const v = value[k]!;
-    let r = u;
-    if (!Number.isNaN(v)) {
-      let lo = 0;
-      let hi = u - 1;
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        if (distinct[mid]! < v) lo = mid + 1;
-        else hi = mid;
-      }
-      r = descending ? u - 1 - lo : lo;
-    }
+    const a = ascending[k]!;
+    const r = a === u ? u : descending ? u - 1 - a : a;
     rank[k] = r;
     count[r + 1]!++;
   }

@@ -67,25 +67,26 @@ function rankText(values: readonly string[], length: number): Ranks {
  * Keys go through a native Float64Array sort, then each row finds its key's rank by binary
  * search; values without a key (NaN) come last, in text order.
  */
-function rankByNumber(values: readonly string[], length: number, keyOf: (v: string, i: number) => number): Ranks {
-  const keys = new Float64Array(length);
-  const nan: number[] = [];
-  for (let i = 0; i < length; i++) {
-    const k = keyOf(values[i]!, i);
-    keys[i] = k;
-    if (Number.isNaN(k)) nan.push(i);
-  }
+/**
+ * Each key's rank among the distinct keys, ascending (0 for the smallest); NaN keys get rank
+ * `distinct`, after every number. A native numeric sort, an in-place dedupe and a binary search:
+ * several times faster than a comparator sort, and the basis of stable counting sorts.
+ */
+export function denseRanks(keys: Float64Array): { rank: Uint32Array; distinct: number } {
   const sorted = keys.slice().sort();
   let u = 0;
   for (let k = 0; k < sorted.length; k++) {
     const v = sorted[k]!;
-    if (Number.isNaN(v)) break;
+    if (Number.isNaN(v)) break; // NaN sorts last
     if (u === 0 || v !== sorted[u - 1]) sorted[u++] = v;
   }
-  const rank = new Uint32Array(length);
-  for (let i = 0; i < length; i++) {
+  const rank = new Uint32Array(keys.length);
+  for (let i = 0; i < keys.length; i++) {
     const v = keys[i]!;
-    if (Number.isNaN(v)) continue;
+    if (Number.isNaN(v)) {
+      rank[i] = u;
+      continue;
+    }
     let lo = 0;
     let hi = u - 1;
     while (lo < hi) {
@@ -95,6 +96,18 @@ function rankByNumber(values: readonly string[], length: number, keyOf: (v: stri
     }
     rank[i] = lo;
   }
+  return { rank, distinct: u };
+}
+
+function rankByNumber(values: readonly string[], length: number, keyOf: (v: string, i: number) => number): Ranks {
+  const keys = new Float64Array(length);
+  const nan: number[] = [];
+  for (let i = 0; i < length; i++) {
+    const k = keyOf(values[i]!, i);
+    keys[i] = k;
+    if (Number.isNaN(k)) nan.push(i);
+  }
+  const { rank, distinct: u } = denseRanks(keys);
   let r = u;
   if (nan.length) {
     nan.sort((a, b) => codeUnitCompare(values[a]!, values[b]!) || a - b);
