@@ -22,6 +22,12 @@ async function until<T>(f: () => T | undefined, what: string, ms = 30_000): Prom
   }
 }
 
+/** `days` whole UTC days starting `back` days ago: in the server's history, and no other test's range. */
+function daysBack(back: number, days: number): { start: Date; end: Date } {
+  const day0 = Math.floor(Date.now() / 86_400_000) - back;
+  return { start: new Date(day0 * 86_400_000), end: new Date((day0 + days) * 86_400_000 - 1) };
+}
+
 /** Closes an untitled export without saving, and waits until the extension host has let go of it. */
 async function closeUntitled(doc: vscode.TextDocument): Promise<void> {
   await vscode.window.showTextDocument(doc);
@@ -90,10 +96,7 @@ describe('records panel (extension host, local API server)', () => {
     try {
       const account = api.accounts.list()[0];
       const org = account.organizations[0];
-      // Three whole UTC days, 40 days back: inside the server's history, and no other test's range.
-      const day0 = Math.floor(Date.now() / 86_400_000) - 40;
-      const start = new Date(day0 * 86_400_000);
-      const end = new Date((day0 + 3) * 86_400_000 - 1);
+      const { start, end } = daysBack(40, 3);
       const opened = api.panels.open({ account, org, start, end });
       await until(() => server.requests.find((r) => r.path === '/api/public/dmarc-records'), 'the panel to request its rows');
       opened.panel.dispose();
@@ -113,9 +116,7 @@ describe('records panel (extension host, local API server)', () => {
   it('a new panel shows its loading state in the HTML itself, before any script runs', async () => {
     const account = api.accounts.list()[0];
     const org = account.organizations[0];
-    const day0 = Math.floor(Date.now() / 86_400_000) - 50;
-    const start = new Date(day0 * 86_400_000);
-    const end = new Date((day0 + 1) * 86_400_000 - 1);
+    const { start, end } = daysBack(50, 1);
     const opened = api.panels.open({ account, org, start, end });
     try {
       const html = opened.panel.webview.html;
@@ -136,9 +137,7 @@ describe('records panel (extension host, local API server)', () => {
   it('after its account\u2019s key changes, an open panel fetches its range again with the new key', async () => {
     const account = api.accounts.list()[0];
     const org = account.organizations[0];
-    const day0 = Math.floor(Date.now() / 86_400_000) - 60;
-    const start = new Date(day0 * 86_400_000);
-    const end = new Date((day0 + 2) * 86_400_000 - 1);
+    const { start, end } = daysBack(60, 2);
     const opened = api.panels.open({ account, org, start, end });
     try {
       await until(() => opened.rows.length > 0 || undefined, 'the panel\u2019s rows');
