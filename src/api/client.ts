@@ -6,9 +6,9 @@
 import { version } from '../../package.json';
 import { ApiError, formatBytes, formatDuration, redact } from './errors';
 import { cancelled, discard, FINAL, httpError, networkError } from './httpErrors';
-import { normaliseRows, parseRecordsJsonAsync } from './schema';
+import { RecordsBodyStream } from './body';
 import type { RequestSummary } from './requestLog';
-import type { FetchOptions, FetchResult, RecordsQuery } from './types';
+import type { DmarcRecord, FetchOptions, FetchResult, RecordsQuery } from './types';
 import { baseUrlProblem, buildRecordsUrl, isLoopbackHost, toIsoUtc } from './url';
 
 export const USER_AGENT = `dmarc-explorer/${version}`;
@@ -28,10 +28,17 @@ export interface ClientOptions extends FetchOptions {
   maxRetryAfterMs?: number;
   /** Defaults to `dmarc-explorer/<package.json version>`. */
   userAgent?: string;
-  /** Rows validated between two yields to the event loop (see schema.ts). */
-  chunkRows?: number;
-  /** Called when a 2xx body has fully arrived, before it is parsed (for performance traces). */
+  /** Called when a 2xx body has fully arrived (for performance traces). */
   onResponse?: (info: { status: number; bytes: number; ms: number }) => void;
+  /** Called when the first piece of a 2xx body arrived (for performance traces). */
+  onFirstByte?: (info: { status: number; ms: number }) => void;
+  /**
+   * Valid rows as they arrive, before the body has ended (see RecordsBodyStream). `offset` is the
+   * index of the first of them among the rows of this attempt: 0 again means a retry started
+   * over, and the rows handed out before are void. When the fetch fails, rows handed out are
+   * incomplete; the result (when it succeeds) holds exactly the rows handed out.
+   */
+  onRows?: (records: DmarcRecord[], offset: number) => void;
   /** Called once when the fetch ends, either way: what the Info log line says (requestLog.ts). */
   onDone?: (summary: RequestSummary) => void;
 }
@@ -130,9 +137,8 @@ async function run(query: RecordsQuery, options: ClientOptions, log: Log, stats:
   const retries = Math.max(0, Math.floor(options.retries ?? DEFAULT_RETRIES));
 
   for (let attempt = 0; ; attempt++) {
-    let body: { text: string; contentType: string | null };
     try {
-      body = await attemptOnce(url, headers, organizationId, apiKey, options, log, stats);
+      return await attemptOnce(url, headers, organizationId, apiKey, options, log, stats);
     } catch (e) {
       const err = e as ApiError;
       const delay = retryDelay(err, attempt, retries, options);
@@ -145,18 +151,7 @@ async function run(query: RecordsQuery, options: ClientOptions, log: Log, stats:
         // Progress reporting must not break the fetch.
       }
       await sleep(delay, signal);
-      continue;
     }
-
-    const t0 = Date.now();
-    // Sliced, so a 100k-row body never holds the extension host's event loop for long.
-    const rows = await parseRecordsJsonAsync(body.text, body.contentType, { signal, secret: apiKey });
-    body.text = ''; // let the (possibly 50 MB) string go while the rows are normalised
-    const result = await normaliseRows(rows, { signal, chunkRows: options.chunkRows });
-    log(
-      `${result.records.length} records, ${result.rejected.count} rejected, ${result.warnings.length} warnings; parsed in ${Date.now() - t0} ms`,
-    );
-    return result;
   }
 }
 
@@ -182,7 +177,7 @@ async function attemptOnce(
   options: ClientOptions,
   log: Log,
   stats: Stats,
-): Promise<{ text: string; contentType: string | null }> {
+): Promise<FetchResult> {
   const { signal } = options;
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   // One controller per attempt, aborted by the caller's signal or by our timer; `why` says which.
@@ -231,13 +226,7 @@ async function attemptOnce(
     stats.status = status;
     stats.bytes = undefined;
     const contentType = res.headers.get('content-type');
-    if (status >= 200 && status < 300) {
-      const text = await readText(res); // the timeout covers the body up to its last byte
-      stats.bytes = text.length;
-      log(`${status} ${contentType ?? 'no content type'}, ${formatBytes(text.length)} in ${Date.now() - t0} ms`);
-      options.onResponse?.({ status, bytes: text.length, ms: Date.now() - t0 });
-      return { text, contentType };
-    }
+    if (status >= 200 && status < 300) return await readRecords(res, contentType, apiKey, options, log, stats, t0);
     log(`${status} from ${url.host} after ${Date.now() - t0} ms`);
     throw await httpError(res, url, organizationId, apiKey);
   } catch (e) {
@@ -257,23 +246,56 @@ async function attemptOnce(
 }
 
 /**
- * The body as text, exactly as `res.text()` gives it (UTF-8, a byte order mark dropped, invalid
- * bytes as U+FFFD), but decoded chunk by chunk as it arrives. `res.text()` first gathers every
- * chunk, copies them into one buffer and then decodes it, all in one go: for a 43 MB body that
- * held the extension host's event loop for 200–400 ms (measured, npm run bench:panel).
+ * The records of a 2xx body, parsed as it arrives: each piece is decoded (UTF-8, a byte order
+ * mark dropped, invalid bytes as U+FFFD, exactly as `res.text()` would) and handed to a
+ * RecordsBodyStream, which gives out the rows whose text is complete. The body is never held
+ * whole, and no step takes longer than one network read's worth of work. The attempt's timeout
+ * covers the body up to its last byte.
  */
-export async function readText(res: Response): Promise<string> {
-  if (!res.body) return '';
+async function readRecords(
+  res: Response,
+  contentType: string | null,
+  apiKey: string,
+  options: ClientOptions,
+  log: Log,
+  stats: Stats,
+  t0: number,
+): Promise<FetchResult> {
+  const { status } = res;
+  const onRows = options.onRows;
+  const body = new RecordsBodyStream(contentType, {
+    secret: apiKey,
+    onRows:
+      onRows &&
+      ((records, offset) => {
+        try {
+          onRows(records, offset);
+        } catch (e) {
+          log(`a consumer of streamed rows failed: ${e instanceof Error ? e.message : String(e)}`);
+        }
+      }),
+  });
   const decoder = new TextDecoder('utf-8');
-  const parts: string[] = [];
-  const reader = res.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    parts.push(decoder.decode(value, { stream: true }));
+  let bytes = 0;
+  if (res.body) {
+    const reader = res.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (bytes === 0) options.onFirstByte?.({ status, ms: Date.now() - t0 });
+      bytes += value.byteLength;
+      body.push(decoder.decode(value, { stream: true }));
+    }
   }
-  parts.push(decoder.decode());
-  return parts.join('');
+  body.push(decoder.decode());
+  stats.bytes = bytes;
+  const ms = Date.now() - t0;
+  log(`${status} ${contentType ?? 'no content type'}, ${formatBytes(bytes)} in ${ms} ms`);
+  options.onResponse?.({ status, bytes, ms });
+  const t1 = Date.now();
+  const result = body.finish();
+  log(`${result.records.length} records, ${result.rejected.count} rejected, ${result.warnings.length} warnings; checked in ${Date.now() - t1} ms`);
+  return result;
 }
 
 /** Waits `ms`, or rejects with `cancelled` the moment the signal aborts. */

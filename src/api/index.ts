@@ -9,11 +9,9 @@ export { parseRetryAfter } from './httpErrors';
 export type { ClientOptions } from './client';
 export { ApiError, describeApiError, toApiError } from './errors';
 export { checkBaseUrl, isLoopbackHost, utcDayRange, toIsoUtc, parseIsoDateMs, buildRecordsUrl } from './url';
+export { parseRecordsBody, parseRecordsJson, parseRecordsJsonAsync, normaliseRows, RecordsBodyStream } from './body';
+export type { ParseOptions } from './body';
 export {
-  parseRecordsBody,
-  parseRecordsJson,
-  parseRecordsJsonAsync,
-  normaliseRows,
   ResultSchema,
   CategorySchema,
   DispositionSchema,
@@ -21,7 +19,6 @@ export {
   RecordSchema,
   EnvelopeSchema,
 } from './schema';
-export type { ParseOptions } from './schema';
 export * from './types';
 export { requestLine } from './requestLog';
 export type { RequestSummary } from './requestLog';

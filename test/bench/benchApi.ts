@@ -27,7 +27,7 @@ import { join } from 'node:path';
 import * as v8 from 'node:v8';
 import * as vm from 'node:vm';
 import { fetchDmarcRecords, normaliseRows, parseRecordsBody, parseRecordsJson, utcDayRange } from '../../src/api';
-import { parseRecordsJsonAsync } from '../../src/api/schema';
+import { parseRecordsJsonAsync } from '../../src/api/body';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 const ROWS_PER_DAY = 10_000;
