@@ -45,7 +45,7 @@ export function activate(context: vscode.ExtensionContext): DmarcExplorerApi | u
   if (perf) context.subscriptions.push(perf);
   const accounts = new AccountStore(context.globalState, context.secrets);
   const store = new RecordStore({
-    fetch: async (scope, start, end, signal) => {
+    fetch: async (scope, start, end, signal, onRows) => {
       const result = await fetchDmarcRecords(
         { baseUrl: scope.baseUrl, apiKey: scope.apiKey, organizationId: scope.organizationId, startDate: start, endDate: end },
         {
@@ -53,6 +53,8 @@ export function activate(context: vscode.ExtensionContext): DmarcExplorerApi | u
           timeoutMs: settings().timeoutMs,
           log: (l) => log.debug(l),
           onDone: (summary) => log.info(requestLine(summary)),
+          onRows,
+          onFirstByte: perf && ((i) => perf.mark('firstByte', { ms: i.ms })),
           onResponse: perf && ((i) => perf.mark('response', { bytes: i.bytes, ms: i.ms })),
         },
       );

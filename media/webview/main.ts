@@ -38,6 +38,8 @@ class App {
   phase: Phase = 'waiting';
   loadingMessage = 'Loading records…';
   total = 0;
+  /** More rows are still arriving (the total is those known so far). */
+  growing = false;
   complete = false;
   pendingRestore: { scrollTop: number; focused: number | undefined } | undefined;
   private selectionTimer = 0;
@@ -214,9 +216,25 @@ class App {
 
   onError(m: Extract<HostMessage, { type: 'error' }>): void {
     this.pump.cancel();
+    const message = typeof m.message === 'string' ? m.message : 'Unknown error.';
+    if (typeof m.partial === 'number' && m.partial > 0 && this.model.length > 0) {
+      // The load failed after rows arrived: they stay, said to be incomplete, with a way to retry.
+      this.phase = 'ready';
+      this.complete = true;
+      this.growing = false;
+      this.notices.set([`Incomplete: only the first ${formatCount(this.model.length)} rows arrived. ${message}`], {
+        label: 'Retry',
+        run: () => {
+          this.notices.set([]);
+          post({ type: 'retry' });
+        },
+      });
+      this.update();
+      return;
+    }
     this.phase = 'error';
     this.complete = true;
-    this.errorBox = errorBox(typeof m.message === 'string' ? m.message : 'Unknown error.', m.canRetry !== false, m.canUpdateKey === true, {
+    this.errorBox = errorBox(message, m.canRetry !== false, m.canUpdateKey === true, {
       retry: () => {
         this.phase = 'loading';
         this.loadingMessage = 'Retrying…';
@@ -376,6 +394,7 @@ class App {
       phase: this.phase,
       rows: this.model.length,
       total: this.total,
+      growing: this.growing,
       shown: this.view.order.length,
       loadingMessage: this.loadingMessage,
       errorBox: this.errorBox,

@@ -46,14 +46,17 @@ export function errorBox(message: string, canRetry: boolean, canUpdateKey: boole
 export class Notices {
   readonly element = el('div', { class: 'notices', attrs: { 'data-testid': 'notices', role: 'status' } });
   private list: string[] = [];
+  private action: { label: string; run: () => void } | undefined;
   private expanded = false;
 
   constructor() {
     this.element.hidden = true;
   }
 
-  set(list: string[]): void {
+  /** Shows the notices, with one action button when given (e.g. Retry). */
+  set(list: string[], action?: { label: string; run: () => void }): void {
     this.list = list;
+    this.action = action;
     this.expanded = false;
     this.render();
   }
@@ -67,6 +70,12 @@ export class Notices {
     const items = el('ul', { class: 'notice-list' });
     for (const n of shown) items.append(el('li', { text: n }));
     const actions = el('div', { class: 'notice-actions' });
+    if (this.action) {
+      const { label, run } = this.action;
+      const b = el('button', { class: 'link-button', text: label, attrs: { type: 'button', 'data-testid': 'notice-action' } });
+      b.addEventListener('click', run);
+      actions.append(b);
+    }
     if (list.length > 2) {
       const more = el('button', { class: 'link-button', text: this.expanded ? 'Show less' : `Show all ${list.length}`, attrs: { type: 'button' } });
       more.addEventListener('click', () => {
@@ -86,6 +95,8 @@ export interface StatusView {
   phase: 'waiting' | 'loading' | 'ready' | 'error';
   rows: number;
   total: number;
+  /** More rows are still arriving: `total` is a lower bound. */
+  growing: boolean;
   /** Rows passing the filters. */
   shown: number;
   loadingMessage: string;
@@ -116,14 +127,17 @@ export class LoadStatus {
     const loading = v.phase === 'waiting' || v.phase === 'loading';
     this.progress.classList.toggle('active', loading);
     this.progress.hidden = !loading;
-    // While rows stream in, the bar shows how many arrived; before the first ones it just moves.
-    const streaming = loading && rows > 0 && total > 0;
-    this.progress.classList.toggle('determinate', streaming);
-    this.bar.style.width = streaming ? `${Math.min(100, (rows / total) * 100)}%` : '';
-    const text = loading ? (rows > 0 ? `Loaded ${formatCount(rows)} of ${formatCount(total)} rows` : v.loadingMessage) : 'Done';
+    // While rows stream in, the bar shows how many arrived (when the total is known); before
+    // the first ones, or while the server still sends them, it just moves.
+    const streaming = loading && rows > 0;
+    const determinate = streaming && !v.growing && total > 0;
+    this.progress.classList.toggle('determinate', determinate);
+    this.bar.style.width = determinate ? `${Math.min(100, (rows / total) * 100)}%` : '';
+    const note = v.growing ? `${formatCount(rows)} rows so far…` : `Loading… ${formatCount(rows)} of ${formatCount(total)} rows`;
+    const text = loading ? (rows > 0 ? note : v.loadingMessage) : 'Done';
     this.progress.setAttribute('aria-valuetext', text);
     this.progress.title = streaming ? text : '';
-    this.loadNote.textContent = streaming ? `Loading… ${formatCount(rows)} of ${formatCount(total)} rows` : '';
+    this.loadNote.textContent = streaming ? note : '';
     this.loadNote.hidden = !streaming;
     let box: HTMLElement | undefined;
     if (v.phase === 'error') box = v.errorBox;

@@ -1,10 +1,11 @@
 /**
- * Rows from the host: chunks of UTF-8 JSON tuples, read one task at a time so input and painting
+ * Rows from the host: binary, columnar chunks (src/shared/rowCodec.ts), read one task at a time so input and painting
  * get their turn between chunks. The first chunk paints at once; while more arrive the view is
  * recomputed at most every STREAM_UPDATE_MS; when the last is in, the other columns are ranked
  * in idle time so a first sort is instant. Timings for the benchmark are kept on `window`.
  */
 import type { HostMessage } from '../../src/shared/protocol';
+import { decodeChunk, type RowChunk } from '../../src/shared/rowCodec';
 import type { App } from './main';
 
 type RowsMessage = Extract<HostMessage, { type: 'rows' }>;
@@ -40,22 +41,14 @@ document.addEventListener('securitypolicyviolation', (e) => {
 /** While rows stream in, the view is recomputed at most this often. */
 const STREAM_UPDATE_MS = 200;
 
-/** The bytes of a `rows` message, whatever shape structured cloning gave them. */
-export function decodeRows(data: unknown): unknown[] {
-  let text: string;
-  if (typeof data === 'string') text = data;
-  else {
-    let bytes: Uint8Array;
-    if (data instanceof Uint8Array) bytes = data;
-    else if (data instanceof ArrayBuffer) bytes = new Uint8Array(data);
-    else if (ArrayBuffer.isView(data)) bytes = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
-    else if (Array.isArray(data)) bytes = Uint8Array.from(data as number[]);
-    else if (data && typeof data === 'object') bytes = Uint8Array.from(Object.values(data as Record<string, number>));
-    else bytes = new Uint8Array(0);
-    text = new TextDecoder().decode(bytes);
-  }
-  const parsed: unknown = JSON.parse(text);
-  return Array.isArray(parsed) ? parsed : [];
+/** The bytes of a `rows` message, whatever shape structured cloning gave them, read as a binary chunk. */
+export function decodeRows(data: unknown): RowChunk {
+  let bytes: Uint8Array;
+  if (data instanceof Uint8Array) bytes = data;
+  else if (data instanceof ArrayBuffer) bytes = new Uint8Array(data);
+  else if (ArrayBuffer.isView(data)) bytes = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+  else throw new Error('the rows arrived in an unknown form');
+  return decodeChunk(bytes);
 }
 
 export class RowPump {
@@ -110,9 +103,9 @@ export class RowPump {
   private onRows(m: RowsMessage): void {
     const app = this.app;
     const t0 = performance.now();
-    let tuples: unknown[];
+    let chunk: RowChunk;
     try {
-      tuples = decodeRows(m.data);
+      chunk = decodeRows(m.data);
     } catch (err) {
       app.onError({ type: 'error', message: `The rows could not be read: ${(err as Error).message}`, canRetry: true, canUpdateKey: false });
       return;
@@ -133,8 +126,9 @@ export class RowPump {
       perf.firstPaintAt = null;
       perf.loadedAt = null;
     }
-    app.total = typeof m.total === 'number' ? m.total : app.model.length + tuples.length;
-    app.model.append(tuples, app.total);
+    app.total = Math.max(typeof m.total === 'number' ? m.total : 0, app.model.length + chunk.count);
+    app.growing = m.growing === true && m.last !== true;
+    app.model.appendChunk(chunk, app.total);
     app.selection.resize(app.model.length);
     perf.rows = app.model.length;
     app.complete = m.last === true;

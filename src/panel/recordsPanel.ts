@@ -6,19 +6,16 @@ import { ApiError, describeApiError } from '../api';
 import type { DmarcRecord } from '../api/types';
 import type { RecordStore } from '../records/recordStore';
 import { rangeLabel } from '../records/dateInput';
-import { toTuple } from '../records/tuple';
 import {
   columnLayoutSchema, panelIdentitySchema, viewStateSchema, webviewMessageSchema,
-  type ColumnLayout, type HostMessage, type PanelIdentity, type RowDetail, type RowTuple, type ViewState, type WebviewMessage,
+  type ColumnLayout, type HostMessage, type PanelIdentity, type RowDetail, type ViewState, type WebviewMessage,
 } from '../shared/protocol';
 import { openExport, openGroupsExport } from '../export/openExport';
 import { Commands } from '../commands';
 import { perfMark } from '../perf';
+import { RowSender } from './rowSender';
 
 export const PANEL_VIEW_TYPE = 'dmarc.records';
-/** Rows per message. The first message is smaller so the first rows paint sooner. */
-const FIRST_CHUNK = 1_000;
-const CHUNK = 5_000;
 const t = vscode.l10n.t;
 
 export interface PanelDeps {
@@ -156,7 +153,7 @@ function titleOf(target: PanelTarget): string {
 
 /** One records panel: loads its range through the record store and serves its webview. */
 export class RecordsPanel implements vscode.Disposable {
-  private records: DmarcRecord[] = [];
+  private readonly sender: RowSender;
   private readonly disposables: vscode.Disposable[] = [];
   private loadSeq = 0;
   /** Aborts this panel's wait for its records (a new load, or the panel closed). */
@@ -177,6 +174,8 @@ export class RecordsPanel implements vscode.Disposable {
       light: vscode.Uri.joinPath(deps.extensionUri, 'media', 'panel-light.svg'),
       dark: vscode.Uri.joinPath(deps.extensionUri, 'media', 'panel-dark.svg'),
     };
+    this.sender = new RowSender((m) => this.post(m), () => !this.disposed);
+    this.sender.onFirstPosted = () => perfMark('firstChunkPosted');
     panel.webview.html = this.html();
     this.disposables.push(panel.webview.onDidReceiveMessage((m) => void this.handleMessage(m)));
   }
@@ -187,7 +186,7 @@ export class RecordsPanel implements vscode.Disposable {
 
   /** The records shown, in the order sent to the webview (row index = array index). */
   get rows(): readonly DmarcRecord[] {
-    return this.records;
+    return this.sender.records;
   }
 
   reveal(): void {
@@ -243,21 +242,21 @@ export class RecordsPanel implements vscode.Disposable {
         await this.load(true);
         return;
       case 'getRow': {
-        const r = this.records[m.index];
+        const r = this.rows[m.index];
         if (!r) throw new Error(t('Row {0} does not exist.', m.index));
         const result: RowDetail = { index: m.index, json: JSON.stringify(r.raw, null, 2), dkims: r.dkims.map((d) => ({ ...d })) };
         void this.post({ type: 'response', requestId: m.requestId, ok: true, result });
         return;
       }
       case 'copyRow': {
-        const r = this.records[m.index];
+        const r = this.rows[m.index];
         if (!r) throw new Error(t('Row {0} does not exist.', m.index));
         await vscode.env.clipboard.writeText(JSON.stringify(r.raw, null, 2));
         void this.post({ type: 'response', requestId: m.requestId, ok: true, result: null });
         return;
       }
       case 'export': {
-        const rows = m.indices.map((i) => this.records[i]).filter((r): r is DmarcRecord => r !== undefined);
+        const rows = m.indices.map((i) => this.rows[i]).filter((r): r is DmarcRecord => r !== undefined);
         if (rows.length !== m.indices.length) throw new Error(t('Some rows to export do not exist.'));
         if (rows.length === 0) throw new Error(t('No rows to export: select rows first.'));
         await openExport(rows, m.format, `dmarc-${this.target.org.name ?? this.target.org.id}`);
@@ -284,70 +283,69 @@ export class RecordsPanel implements vscode.Disposable {
     }
   }
 
-  /** Fetches (or reads from the cache) and streams the rows to the webview in chunks. */
+  /**
+   * Fetches (or reads from the cache) the rows and sends them to the webview in chunks: from the
+   * network, each chunk as soon as its rows arrived, while the rest of the body is on its way.
+   */
   async load(refresh: boolean, extraNotices: readonly string[] = []): Promise<void> {
     const seq = ++this.loadSeq;
     this.loadAbort?.abort();
     const abort = (this.loadAbort = new AbortController());
     const { account, org, start, end, source } = this.target;
+    const sender = this.sender;
+    sender.reset();
     void this.post({ type: 'loading', message: t('Fetching records for {0}…', rangeLabel(start, end)) });
     const apiKey = await this.deps.accounts.getKey(account.id);
     if (!apiKey) {
       void this.post({ type: 'error', message: t('The API key of {0} is missing.', account.label), canRetry: true, canUpdateKey: true });
       return;
     }
-    let records: DmarcRecord[];
+    const s = start.getTime();
+    const e = end.getTime();
+    let streamed = false;
+    // Rows from the network as they arrive (in the order sent; the store's sorted copy comes at the end).
+    const onRows = (records: DmarcRecord[], offset: number): void => {
+      if (seq !== this.loadSeq) return;
+      if (offset === 0 && streamed) sender.reset(); // a retry started over
+      if (!streamed) perfMark('panelFirstRows', { rows: records.length });
+      streamed = true;
+      sender.add(records.filter((r) => r.dateMs >= s && r.dateMs <= e && (source === undefined || r.source === source)));
+    };
     const notices: string[] = [...extraNotices];
+    let records: DmarcRecord[];
     try {
       const data = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: t('DMARC: fetching records') }, () =>
         // With a signal: when this panel closes, a request nobody else waits for is stopped.
-        this.deps.store.get({ accountId: account.id, baseUrl: account.baseUrl, apiKey, organizationId: org.id }, start, end, { refresh, signal: abort.signal }),
+        this.deps.store.get({ accountId: account.id, baseUrl: account.baseUrl, apiKey, organizationId: org.id }, start, end, { refresh, signal: abort.signal, onRows }),
       );
       records = source !== undefined ? data.records.filter((r) => r.source === source) : data.records;
-      if (data.rejected.count) notices.push(t('{0} malformed row(s) in the response were left out. First: {1}', data.rejected.count, data.rejected.samples.map((s) => `#${s.index} ${s.reason}`).join('; ')));
+      if (data.rejected.count) notices.push(t('{0} malformed row(s) in the response were left out. First: {1}', data.rejected.count, data.rejected.samples.map((x) => `#${x.index} ${x.reason}`).join('; ')));
       for (const w of data.warnings) notices.push(w.message);
     } catch (err) {
       if (seq !== this.loadSeq) return;
-      const e = err instanceof ApiError ? err : undefined;
+      const ae = err instanceof ApiError ? err : undefined;
       const message = describeApiError(err);
-      this.deps.log.warn(`records panel ${this.panel.title}: ${e?.kind ?? 'error'}: ${message}`);
-      void this.post({ type: 'error', message, canRetry: true, canUpdateKey: e?.kind === 'forbidden' });
+      this.deps.log.warn(`records panel ${this.panel.title}: ${ae?.kind ?? 'error'}: ${message}`);
+      const partial = streamed && ae?.kind !== 'cancelled' ? sender.records.length : 0;
+      if (partial > 0) await sender.finish(); // the rows that arrived stay, marked incomplete
+      if (seq !== this.loadSeq) return;
+      void this.post({ type: 'error', message, canRetry: true, canUpdateKey: ae?.kind === 'forbidden', ...(partial ? { partial } : {}) });
       return;
     }
     if (seq !== this.loadSeq) return;
     perfMark('panelGotRecords', { rows: records.length });
-    this.records = records;
     if (notices.length) void this.post({ type: 'notices', notices });
-    await this.sendRows(seq);
+    // Streamed rows are the same rows in the order they came; a cache hit sends the store's.
+    const same = streamed && sender.records.length === records.length;
+    if (streamed && !same) this.deps.log.warn(`records panel: ${sender.records.length} rows streamed, ${records.length} in the result; sending the result`);
+    await sender.finish(same ? undefined : records);
+    if (seq === this.loadSeq) perfMark('rowsSent', { rows: records.length });
   }
 
   /** The user's column layout, if one was saved and is still valid. */
   private layout(): ColumnLayout | undefined {
     const parsed = columnLayoutSchema.safeParse(this.deps.memento?.get(LAYOUT_KEY));
     return parsed.success ? parsed.data : undefined;
-  }
-
-  private async sendRows(seq: number): Promise<void> {
-    const total = this.records.length;
-    const encoder = new TextEncoder();
-    let offset = 0;
-    if (total === 0) {
-      void this.post({ type: 'rows', offset: 0, count: 0, total: 0, data: encoder.encode('[]'), last: true });
-      return;
-    }
-    while (offset < total) {
-      if (seq !== this.loadSeq || this.disposed) return;
-      const count = Math.min(offset === 0 ? FIRST_CHUNK : CHUNK, total - offset);
-      const tuples = new Array<RowTuple>(count);
-      for (let i = 0; i < count; i++) tuples[i] = toTuple(this.records[offset + i]);
-      const data = encoder.encode(JSON.stringify(tuples));
-      await this.post({ type: 'rows', offset, count, total, data, last: offset + count === total });
-      if (offset === 0) perfMark('firstChunkPosted');
-      offset += count;
-      // Yield between chunks so the extension host never holds the event loop for long.
-      await new Promise((r) => setImmediate(r));
-    }
-    perfMark('rowsSent', { rows: total });
   }
 
   /** The page, with a loading state in the HTML itself so the panel is never blank before its script runs. */

@@ -34,7 +34,11 @@ export interface RecordScope {
   organizationId: string;
 }
 
-export type RangeFetcher = (scope: RecordScope, start: Date, end: Date, signal?: AbortSignal) => Promise<FetchResult>;
+/** Rows of a fetch as they arrive: `offset` 0 again means the fetch started over (a retry). */
+export type RowsListener = (records: DmarcRecord[], offset: number) => void;
+
+/** Fetches a range; calls `onRows` with the rows as they arrive, when it can (see ClientOptions.onRows). */
+export type RangeFetcher = (scope: RecordScope, start: Date, end: Date, signal?: AbortSignal, onRows?: RowsListener) => Promise<FetchResult>;
 
 export interface RangeData {
   /** Rows with start <= dateMs <= end, by date ascending (ties in server order). A fresh array. */
@@ -70,6 +74,14 @@ export interface GetOptions {
   /** Ignore memory and disk, fetch from the API, and replace the held data on success. */
   refresh?: boolean;
   signal?: AbortSignal;
+  /**
+   * Rows of the fetch serving this call as they arrive from the network, in arrival order (rows
+   * outside the flight's range included: filter them), those that arrived before this call
+   * joined first. Not called when memory or disk serve the range. When `get` resolves, its
+   * records are the same rows (sorted by date, inside the range); when it rejects, the rows
+   * handed out were incomplete and nothing of them was kept.
+   */
+  onRows?: RowsListener;
 }
 
 interface Entry {
@@ -95,6 +107,9 @@ interface Flight {
   /** Callers still waiting; the request is aborted when the last one with a signal gives up. */
   waiters: number;
   promise: Promise<{ entry: Entry; source: 'disk' | 'network' }>;
+  /** The rows that arrived so far, in hand-outs (replayed to a caller that joins late). */
+  streamed: DmarcRecord[][];
+  listeners: Set<RowsListener>;
 }
 
 interface ScopeState {
@@ -141,8 +156,21 @@ export class RecordStore {
     opts.signal?.throwIfAborted();
     const flight = state.flights.find((f) => f.start <= s && f.end >= e && !f.controller.signal.aborted && (f.fresh || !opts.refresh))
       ?? this.startFlight(scope, state, s, e, opts.refresh === true);
-    const { entry, source } = await this.join(state, flight, opts.signal);
-    return view(entry, s, e, source);
+    const listener = opts.onRows;
+    if (listener) {
+      let offset = 0;
+      for (const records of flight.streamed) {
+        listener(records, offset);
+        offset += records.length;
+      }
+      flight.listeners.add(listener);
+    }
+    try {
+      const { entry, source } = await this.join(state, flight, opts.signal);
+      return view(entry, s, e, source);
+    } finally {
+      if (listener) flight.listeners.delete(listener);
+    }
   }
 
   /** What memory holds for the range, without fetching; undefined when it is not covered. */
@@ -252,7 +280,18 @@ export class RecordStore {
           return { entry, source: 'disk' };
         }
       }
-      const result = await this.fetcher(scope, new Date(s), new Date(e), controller.signal);
+      const result = await this.fetcher(scope, new Date(s), new Date(e), controller.signal, (records, offset) => {
+        if (offset === 0) flight.streamed = [];
+        flight.streamed.push(records);
+        for (const l of flight.listeners) {
+          try {
+            l(records, offset);
+          } catch (err) {
+            this.log(`a listener of streamed rows failed: ${String(err)}`);
+          }
+        }
+      });
+      flight.streamed = [];
       const entry = makeEntry(s, e, result, this.now().getTime());
       if (this.isCurrent(scope, state)) {
         this.keep(state, entry);
@@ -260,7 +299,8 @@ export class RecordStore {
       }
       return { entry, source: 'network' };
     };
-    const flight: Flight = { start: s, end: e, fresh: refresh || !disk, controller, waiters: 0, promise: run() };
+    const flight: Flight = { start: s, end: e, fresh: refresh || !disk, controller, waiters: 0, promise: undefined!, streamed: [], listeners: new Set() };
+    flight.promise = run();
     state.flights.push(flight);
     const done = (): void => {
       const i = state.flights.indexOf(flight);

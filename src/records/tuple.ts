@@ -5,6 +5,7 @@
  */
 import type { DmarcRecord } from '../api/types';
 import type { RowTuple } from '../shared/columns';
+import { encodeChunk, type RowFields } from '../shared/rowCodec';
 import { dkimAlignment } from './alignment';
 
 /** The documented record fields; anything else the server sent is an extra field. */
@@ -34,4 +35,24 @@ export function toTuple(r: DmarcRecord): RowTuple {
     dkimAlignment(r.visibleFrom, r.dkims.map((d) => d.domain)),
     extraFields(r.raw),
   ];
+}
+
+/** The fields of a record as the binary chunk carries them (src/shared/rowCodec.ts). */
+export function toRowFields(r: DmarcRecord): RowFields {
+  const domains = r.dkims.map((d) => d.domain);
+  return {
+    scalars: [
+      r.source, r.reporter, r.visibleFrom, r.returnPath, r.to ?? '', r.ipAddress, r.ipCountryCode ?? '', r.category, r.date,
+      r.dmarc, r.alignedSpf, r.alignedDkim, r.spf, dkimAlignment(r.visibleFrom, domains),
+    ],
+    emails: r.emails,
+    rdns: r.rdns,
+    dkims: r.dkims.map((d) => [d.domain, d.selector, d.result] as const),
+    extras: extraFields(r.raw),
+  };
+}
+
+/** Rows offset … offset+count-1 as one binary chunk for the records panel's webview. */
+export function encodeRows(rows: readonly DmarcRecord[], offset: number, count: number): Uint8Array {
+  return encodeChunk(count, (i) => toRowFields(rows[offset + i]!));
 }

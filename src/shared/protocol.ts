@@ -4,10 +4,10 @@
  * invalid ones are logged and ignored. Requests carry a `requestId` and always get an answer
  * (`ok: false` with an error when they fail).
  *
- * Rows travel as compact tuples in chunks of UTF-8 JSON bytes (`RowTuple[]`), not as one big
- * object message: VS Code serialises webview messages on its UI thread, and 100k record objects
- * would stall it. The webview never receives the raw rows in bulk; it asks for one row's JSON
- * when it shows its detail.
+ * Rows travel as binary, columnar chunks (src/shared/rowCodec.ts), not as objects: VS Code
+ * serialises webview messages on its UI thread, and 100k record objects would stall it, while an
+ * ArrayBuffer crosses as it is. The webview never receives the raw rows in bulk; it asks for one
+ * row's JSON when it shows its detail.
  */
 import * as z from 'zod';
 import { COLUMNS, FACETS, GROUP_FIELDS, TREND_SPLITS, type GroupField } from './columns';
@@ -83,11 +83,15 @@ export type HostMessage =
   /** Sent first; `state` is the saved view state to restore, if any. */
   | { type: 'init'; title: string; rangeLabel: string; identity: PanelIdentity; state?: ViewState; initialSearch?: string; layout?: ColumnLayout }
   | { type: 'loading'; message: string }
-  /** Rows `offset…offset+count-1`; `data` is UTF-8 JSON of RowTuple[]. `last` on the final chunk. */
-  | { type: 'rows'; offset: number; count: number; total: number; data: Uint8Array; last: boolean }
+  /**
+   * Rows `offset…offset+count-1`; `data` is one binary chunk (src/shared/rowCodec.ts). `total`
+   * is the rows known so far; `growing` says more are still arriving. `last` on the final chunk.
+   */
+  | { type: 'rows'; offset: number; count: number; total: number; growing: boolean; data: Uint8Array; last: boolean }
   /** Rows were dropped or kept with warnings while reading the response: shown as a notice. */
   | { type: 'notices'; notices: string[] }
-  | { type: 'error'; message: string; canRetry: boolean; canUpdateKey: boolean }
+  /** `partial`: the load failed after this many rows arrived; they stay shown, marked incomplete. */
+  | { type: 'error'; message: string; canRetry: boolean; canUpdateKey: boolean; partial?: number }
   /** The answer to a request. */
   | { type: 'response'; requestId: number; ok: true; result: unknown }
   | { type: 'response'; requestId: number; ok: false; error: string }

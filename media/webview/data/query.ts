@@ -3,6 +3,7 @@
  * and re-filtering cheap, and one pass that applies the search, the facets, the day range and
  * the group filters, counting facet values (rows and emails) on the way.
  */
+import type { RowChunk } from '../../../src/shared/rowCodec';
 import { COLUMNS, FACETS, type ColumnId, type FacetId } from '../../../src/shared/columns';
 import { facetOptions, type FacetOption } from './facetOptions';
 import type { FieldIndex } from './fieldTypes';
@@ -82,6 +83,10 @@ export class RecordsModel {
 
   append(tuples: readonly unknown[], expectedTotal = 0): void {
     this.store.append(tuples, expectedTotal);
+  }
+
+  appendChunk(chunk: RowChunk, expectedTotal = 0): void {
+    this.store.appendChunk(chunk, expectedTotal);
   }
 
   /** The sort ranks of a column, computed once per store version. */

@@ -8,6 +8,7 @@
  * host's record index.
  */
 import { COLUMNS, T, type ColumnId } from '../../../src/shared/columns';
+import { decodeChunk, encodeChunk, L, listOf, S, type RowChunk, type RowFields } from '../../../src/shared/rowCodec';
 import { dkimText, valueLabel } from '../format';
 import type { Facts } from './fieldTypes';
 
@@ -30,17 +31,36 @@ export interface Signature {
   result: string;
 }
 
-function signatures(v: unknown): Signature[] {
-  if (!Array.isArray(v)) return [];
-  return v.map((d) => {
-    const a = Array.isArray(d) ? d : [];
-    return { domain: str(a[0]), selector: str(a[1]), result: str(a[2]) };
-  });
+/** A tuple (src/shared/columns.ts, untrusted shape: anything missing reads as '') as the binary chunk carries it. */
+function tupleFields(raw: unknown): RowFields {
+  const t = (Array.isArray(raw) ? raw : []) as unknown[];
+  const n = typeof t[T.emails] === 'number' ? (t[T.emails] as number) : Number(t[T.emails]);
+  return {
+    scalars: [
+      str(t[T.source]), str(t[T.reporter]), str(t[T.visibleFrom]), str(t[T.returnPath]), str(t[T.to]), str(t[T.ipAddress]),
+      str(t[T.ipCountryCode]), str(t[T.category]), str(t[T.date]), str(t[T.dmarc]), str(t[T.alignedSpf]), str(t[T.alignedDkim]),
+      str(t[T.spf]), str(t[T.dkimAligned]),
+    ],
+    emails: n,
+    rdns: strList(t[T.rdns]),
+    dkims: Array.isArray(t[T.dkims])
+      ? (t[T.dkims] as unknown[]).map((d) => {
+          const a = Array.isArray(d) ? d : [];
+          return [str(a[0]), str(a[1]), str(a[2])] as const;
+        })
+      : [],
+    extras: strList(t[T.extras]),
+  };
 }
 
 /** `d=mcsv.net s=k2 pass`: one signature as the table and the search show it. */
 export function signatureText(s: Signature): string {
   return `d=${s.domain || '(none)'} s=${s.selector || '(none)'} ${valueLabel(s.result)}`;
+}
+
+/** Tuples as one binary chunk (tests and the dev harness stand in for the host with these). */
+export function encodeTuples(tuples: readonly unknown[]): Uint8Array {
+  return encodeChunk(tuples.length, (i) => tupleFields(tuples[i]));
 }
 
 function grow<T extends Float64Array | Uint8Array>(a: T, cap: number, length: number, make: (n: number) => T): T {
@@ -97,48 +117,58 @@ export class RowStore implements Facts {
     this.disposition = grow(this.disposition, cap, len, u8);
   }
 
-  /** Appends tuples (untrusted shapes are coerced: a missing field reads as ''). `expectedTotal` sizes the arrays once. */
+  /** Appends tuples (untrusted shapes are coerced: a missing field reads as ''), through the same binary chunk the host sends. */
   append(tuples: readonly unknown[], expectedTotal = 0): void {
-    this.ensureCapacity(Math.max(expectedTotal, this.length + tuples.length));
+    this.appendChunk(decodeChunk(encodeTuples(tuples)), expectedTotal);
+  }
+
+  /** Appends the rows of a binary chunk (src/shared/rowCodec.ts). `expectedTotal` sizes the arrays once. */
+  appendChunk(c: RowChunk, expectedTotal = 0): void {
+    this.ensureCapacity(Math.max(expectedTotal, this.length + c.count));
     const text = this.text;
-    for (const raw of tuples) {
-      const t = (Array.isArray(raw) ? raw : []) as unknown[];
+    const strings = c.strings;
+    const sc = c.scalars;
+    const at = (f: number, i: number): string => strings[sc[f]![i]!] ?? '';
+    const listText = (l: number, i: number): string[] => Array.from(listOf(c, l, i), (code) => strings[code] ?? '');
+    for (let r = 0; r < c.count; r++) {
       const i = this.length;
-      const n = typeof t[T.emails] === 'number' ? (t[T.emails] as number) : Number(t[T.emails]);
+      const n = c.emails[r]!;
       const emails = Number.isFinite(n) && n > 0 ? n : 0;
-      const rdns = strList(t[T.rdns]);
-      const dk = signatures(t[T.dkims]);
-      const extras = strList(t[T.extras]);
+      const rdns = listText(L.rdns, r);
+      const dkCodes = listText(L.dkims, r);
+      const dk: Signature[] = [];
+      for (let k = 0; k + 2 < dkCodes.length; k += 3) dk.push({ domain: dkCodes[k]!, selector: dkCodes[k + 1]!, result: dkCodes[k + 2]! });
+      const extras = listText(L.extras, r);
       if (extras.length % 2) extras.pop();
-      const alignedSpf = str(t[T.alignedSpf]);
-      const alignedDkim = str(t[T.alignedDkim]);
+      const alignedSpf = at(S.alignedSpf, r);
+      const alignedDkim = at(S.alignedDkim, r);
       const pass = alignedSpf === 'pass' || alignedDkim === 'pass';
-      const date = str(t[T.date]);
+      const date = at(S.date, r);
       const cells: Record<ColumnId, string> = {
-        source: str(t[T.source]),
-        ipAddress: str(t[T.ipAddress]),
+        source: at(S.source, r),
+        ipAddress: at(S.ipAddress, r),
         emails: String(emails),
         dmarcResult: pass ? 'pass' : 'fail',
         alignedSpf,
         alignedDkim,
-        dmarc: str(t[T.dmarc]),
+        dmarc: at(S.dmarc, r),
         date,
-        category: str(t[T.category]),
-        visibleFrom: str(t[T.visibleFrom]),
+        category: at(S.category, r),
+        visibleFrom: at(S.visibleFrom, r),
         dkimDomains: dk.map(signatureText).join('\n'),
-        dkimAligned: str(t[T.dkimAligned]),
-        returnPath: str(t[T.returnPath]),
-        reporter: str(t[T.reporter]),
-        to: str(t[T.to]),
-        ipCountryCode: str(t[T.ipCountryCode]),
+        dkimAligned: at(S.dkimAligned, r),
+        returnPath: at(S.returnPath, r),
+        reporter: at(S.reporter, r),
+        to: at(S.to, r),
+        ipCountryCode: at(S.ipCountryCode, r),
         rdns: rdns.join(', '),
-        spf: str(t[T.spf]),
+        spf: at(S.spf, r),
         dkim: dkimText(dk.map((d) => d.result)),
       };
       let hay = '';
-      for (let c = 0; c < COLUMNS.length; c++) {
-        const s = cells[COLUMNS[c]!];
-        text[c]!.push(s);
+      for (let col = 0; col < COLUMNS.length; col++) {
+        const s = cells[COLUMNS[col]!];
+        text[col]!.push(s);
         hay += `${s}\n`;
       }
       for (let k = 0; k < extras.length; k += 2) {

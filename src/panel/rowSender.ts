@@ -1,0 +1,118 @@
+/**
+ * The rows of one records panel on their way to its webview: they are added as they arrive from
+ * the network (or all at once from a cache) and posted in chunks, the first as soon as it is in,
+ * then at most every BATCH_MS or CHUNK rows, each chunk awaited before the next so a slow webview
+ * is never flooded. A row's index is its position here, which is what the webview sends back
+ * (getRow, export). No `vscode` import: the post function is given.
+ */
+import type { DmarcRecord } from '../api/types';
+import type { HostMessage } from '../shared/protocol';
+import { encodeRows } from '../records/tuple';
+
+/** Rows in the first message: small, so the first rows paint at once. */
+const FIRST_CHUNK = 1_000;
+/** Rows per message after the first. */
+const CHUNK = 5_000;
+/** While rows stream in, fewer than CHUNK of them wait at most this long before they are posted. */
+const BATCH_MS = 100;
+
+export class RowSender {
+  private rows: DmarcRecord[] = [];
+  private sent = 0;
+  private complete = false;
+  private lastSent = false;
+  private running = false;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private generation = 0;
+  private waiters: (() => void)[] = [];
+  /** Called once, when the first chunk of a load has been posted (performance traces). */
+  onFirstPosted?: () => void;
+
+  constructor(
+    private readonly post: (m: HostMessage) => PromiseLike<boolean>,
+    private readonly alive: () => boolean,
+  ) {}
+
+  /** The rows so far, by index. */
+  get records(): readonly DmarcRecord[] {
+    return this.rows;
+  }
+
+  /** Starts over with no rows (a new load, or a fetch that started over). */
+  reset(): void {
+    this.generation++;
+    this.rows = [];
+    this.sent = 0;
+    this.complete = false;
+    this.lastSent = false;
+    this.clearTimer();
+    this.release();
+  }
+
+  /** More rows (appended; indices follow on). */
+  add(records: readonly DmarcRecord[]): void {
+    for (let i = 0; i < records.length; i++) this.rows.push(records[i]!);
+    this.kick();
+  }
+
+  /** No more rows: `all` replaces them when given (a cache served the range). Resolves once every row and the end are posted. */
+  finish(all?: DmarcRecord[]): Promise<void> {
+    if (all) {
+      this.reset();
+      this.rows = all;
+    }
+    this.complete = true;
+    const done = new Promise<void>((resolve) => this.waiters.push(resolve));
+    this.clearTimer();
+    this.kick();
+    return done;
+  }
+
+  private release(): void {
+    const w = this.waiters;
+    this.waiters = [];
+    for (const r of w) r();
+  }
+
+  private clearTimer(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  private kick(): void {
+    if (!this.running && !this.timer) void this.run();
+  }
+
+  private async run(): Promise<void> {
+    this.running = true;
+    const gen = this.generation;
+    try {
+      while (gen === this.generation && this.alive()) {
+        const available = this.rows.length - this.sent;
+        if (available === 0 && (!this.complete || this.lastSent)) break;
+        if (!this.complete && this.sent > 0 && available < CHUNK) {
+          // Streaming: let a few more arrive, so that a million rows are not 7,000 messages.
+          this.timer ??= setTimeout(() => {
+            this.timer = undefined;
+            this.kick();
+          }, BATCH_MS);
+          break;
+        }
+        const offset = this.sent;
+        const count = Math.min(offset === 0 ? FIRST_CHUNK : CHUNK, available);
+        const last = this.complete && offset + count === this.rows.length;
+        const data = encodeRows(this.rows, offset, count);
+        this.sent += count;
+        if (last) this.lastSent = true;
+        await this.post({ type: 'rows', offset, count, total: this.rows.length, growing: !this.complete, data, last });
+        if (offset === 0) this.onFirstPosted?.();
+        // Yield between chunks so the extension host never holds the event loop for long.
+        await new Promise((r) => setImmediate(r));
+      }
+    } finally {
+      this.running = false;
+    }
+    if (gen !== this.generation) this.kick();
+    else if (this.lastSent || !this.alive()) this.release();
+  }
+}

@@ -1,0 +1,214 @@
+/**
+ * The records table's rows on their way from the host to the webview: one binary, columnar chunk
+ * per message, no JSON on either side. Strings are dictionary-coded per chunk (a reporter or a
+ * date is written once, rows carry its code), numbers travel as typed arrays, and the whole chunk
+ * is one ArrayBuffer that postMessage hands over without serialising it.
+ *
+ * Layout (little-endian, as every platform VS Code runs on; each section 8-byte aligned):
+ *   header    Uint32[16]  MAGIC, VERSION, rows, strings, string units, flags, list code counts ×3
+ *   emails    Float64[rows]
+ *   scalars   Uint32[rows] per SCALARS field: a string code
+ *   lists     per LISTS field: Uint32[rows + 1] starts, then Uint32[n] string codes
+ *   strings   Uint32[strings] end offsets, then Uint16[units] their UTF-16 code units
+ * `dkims` lists hold 3 codes per signature (domain, selector, result); `extras` 2 per field
+ * (name, text). Code units carry any string exactly, lone surrogates included (FLAG_WELL_FORMED
+ * says none are there, so the decoder can use the fast TextDecoder).
+ *
+ * The webview imports this file: it must stay free of zod, tldts and `vscode`.
+ */
+
+export const SCALARS = [
+  'source', 'reporter', 'visibleFrom', 'returnPath', 'to', 'ipAddress', 'ipCountryCode', 'category', 'date',
+  'dmarc', 'alignedSpf', 'alignedDkim', 'spf', 'dkimAligned',
+] as const;
+export type ScalarField = (typeof SCALARS)[number];
+export const S = Object.fromEntries(SCALARS.map((f, i) => [f, i])) as Record<ScalarField, number>;
+
+export const LISTS = ['rdns', 'dkims', 'extras'] as const;
+export const L = { rdns: 0, dkims: 1, extras: 2 } as const;
+
+const MAGIC = 0x444d5243; // "DMRC"
+const VERSION = 1;
+const HEADER_WORDS = 16;
+const FLAG_WELL_FORMED = 1;
+
+/** One row as the encoder takes it (the host builds it from a DmarcRecord). */
+export interface RowFields {
+  scalars: readonly string[];
+  emails: number;
+  rdns: readonly string[];
+  /** [domain, selector, result] per signature. */
+  dkims: readonly (readonly [string, string, string])[];
+  /** [name, text, name, text, …] */
+  extras: readonly string[];
+}
+
+const align8 = (n: number): number => (n + 7) & ~7;
+
+function hasLoneSurrogate(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0xd800 || c > 0xdfff) continue;
+    if (c <= 0xdbff) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        i++;
+        continue;
+      }
+    }
+    return true;
+  }
+  return false;
+}
+
+const SURROGATE = /[\ud800-\udfff]/;
+
+/** Encodes `count` rows, `row(i)` giving the i-th, into one chunk. */
+export function encodeChunk(count: number, row: (i: number) => RowFields): Uint8Array {
+  const codes = new Map<string, number>();
+  const strings: string[] = [];
+  let units = 0;
+  const code = (s: string): number => {
+    let c = codes.get(s);
+    if (c === undefined) {
+      c = strings.length;
+      codes.set(s, c);
+      strings.push(s);
+      units += s.length;
+    }
+    return c;
+  };
+  const scalars = SCALARS.map(() => new Uint32Array(count));
+  const emails = new Float64Array(count);
+  const starts = LISTS.map(() => new Uint32Array(count + 1));
+  const lists: number[][] = LISTS.map(() => []);
+  for (let i = 0; i < count; i++) {
+    const r = row(i);
+    for (let f = 0; f < SCALARS.length; f++) scalars[f]![i] = code(r.scalars[f] ?? '');
+    emails[i] = r.emails;
+    for (const s of r.rdns) lists[0]!.push(code(s));
+    for (const d of r.dkims) lists[1]!.push(code(d[0]), code(d[1]), code(d[2]));
+    for (const s of r.extras) lists[2]!.push(code(s));
+    for (let l = 0; l < LISTS.length; l++) starts[l]![i + 1] = lists[l]!.length;
+  }
+  let wellFormed = true;
+  for (const s of strings) if (SURROGATE.test(s) && hasLoneSurrogate(s)) wellFormed = false;
+
+  // Section offsets, in bytes.
+  let at = HEADER_WORDS * 4;
+  const emailsAt = at;
+  at = align8(at + count * 8);
+  const scalarsAt = at;
+  at = align8(at + SCALARS.length * count * 4);
+  const listAt: number[] = [];
+  for (let l = 0; l < LISTS.length; l++) {
+    listAt.push(at);
+    at = align8(at + (count + 1 + lists[l]!.length) * 4);
+  }
+  const endsAt = at;
+  at = align8(at + strings.length * 4);
+  const unitsAt = at;
+  at = align8(at + units * 2);
+
+  const buf = new ArrayBuffer(at);
+  const header = new Uint32Array(buf, 0, HEADER_WORDS);
+  header.set([MAGIC, VERSION, count, strings.length, units, wellFormed ? FLAG_WELL_FORMED : 0, lists[0]!.length, lists[1]!.length, lists[2]!.length]);
+  new Float64Array(buf, emailsAt, count).set(emails);
+  for (let f = 0; f < SCALARS.length; f++) new Uint32Array(buf, scalarsAt + f * count * 4, count).set(scalars[f]!);
+  for (let l = 0; l < LISTS.length; l++) {
+    new Uint32Array(buf, listAt[l]!, count + 1).set(starts[l]!);
+    new Uint32Array(buf, listAt[l]! + (count + 1) * 4, lists[l]!.length).set(lists[l]!);
+  }
+  const ends = new Uint32Array(buf, endsAt, strings.length);
+  const u16 = new Uint16Array(buf, unitsAt, units);
+  let p = 0;
+  for (let k = 0; k < strings.length; k++) {
+    const s = strings[k]!;
+    for (let j = 0; j < s.length; j++) u16[p++] = s.charCodeAt(j);
+    ends[k] = p;
+  }
+  return new Uint8Array(buf);
+}
+
+/** A decoded chunk: rows read through codes into `strings`. */
+export interface RowChunk {
+  count: number;
+  strings: string[];
+  emails: Float64Array;
+  /** Codes of one SCALARS field, per row. */
+  scalars: Uint32Array[];
+  /** Per LISTS field: row i's codes are codes[starts[i] .. starts[i + 1]). */
+  listStarts: Uint32Array[];
+  listCodes: Uint32Array[];
+}
+
+/** Reads a chunk; throws an Error saying what is wrong when the bytes are not one. */
+export function decodeChunk(data: Uint8Array): RowChunk {
+  // Typed-array views need aligned offsets: copy a chunk that arrived at an odd place.
+  const bytes = data.byteOffset % 8 === 0 ? data : data.slice();
+  const buf = bytes.buffer as ArrayBuffer;
+  const base = bytes.byteOffset;
+  const size = bytes.byteLength;
+  if (size < HEADER_WORDS * 4) throw new Error('a rows chunk is too short');
+  const header = new Uint32Array(buf, base, HEADER_WORDS);
+  if (header[0] !== MAGIC || header[1] !== VERSION) throw new Error('a rows chunk has an unknown format');
+  const count = header[2]!;
+  const nStrings = header[3]!;
+  const units = header[4]!;
+  const wellFormed = (header[5]! & FLAG_WELL_FORMED) !== 0;
+  const view = <A>(make: new (b: ArrayBuffer, o: number, n: number) => A, at: number, n: number, width: number): A => {
+    if (at + n * width > size) throw new Error('a rows chunk is cut short');
+    return new make(buf, base + at, n);
+  };
+  let at = HEADER_WORDS * 4;
+  const emails = view(Float64Array, at, count, 8);
+  at = align8(at + count * 8);
+  const scalars: Uint32Array[] = [];
+  for (let f = 0; f < SCALARS.length; f++) scalars.push(view(Uint32Array, at + f * count * 4, count, 4));
+  at = align8(at + SCALARS.length * count * 4);
+  const listStarts: Uint32Array[] = [];
+  const listCodes: Uint32Array[] = [];
+  for (let l = 0; l < LISTS.length; l++) {
+    const n = header[6 + l]!;
+    listStarts.push(view(Uint32Array, at, count + 1, 4));
+    listCodes.push(view(Uint32Array, at + (count + 1) * 4, n, 4));
+    at = align8(at + (count + 1 + n) * 4);
+  }
+  const ends = view(Uint32Array, at, nStrings, 4);
+  at = align8(at + nStrings * 4);
+  const u16 = view(Uint16Array, at, units, 2);
+  const strings = new Array<string>(nStrings);
+  if (wellFormed) {
+    const all = new TextDecoder('utf-16le').decode(u16);
+    let prev = 0;
+    for (let k = 0; k < nStrings; k++) {
+      const end = Math.min(ends[k]!, units);
+      strings[k] = all.slice(prev, end);
+      prev = end;
+    }
+  } else {
+    let prev = 0;
+    for (let k = 0; k < nStrings; k++) {
+      const end = Math.min(Math.max(ends[k]!, prev), units);
+      let s = '';
+      for (let j = prev; j < end; j += 8192) s += String.fromCharCode(...u16.subarray(j, Math.min(end, j + 8192)));
+      strings[k] = s;
+      prev = end;
+    }
+  }
+  return { count, strings, emails, scalars, listStarts, listCodes };
+}
+
+/** The string of `code` in a chunk ('' for a code out of range). */
+export function str(chunk: RowChunk, code: number): string {
+  return chunk.strings[code] ?? '';
+}
+
+/** Row i's codes of a list field. */
+export function listOf(chunk: RowChunk, l: number, i: number): Uint32Array {
+  const starts = chunk.listStarts[l]!;
+  const codes = chunk.listCodes[l]!;
+  const a = Math.min(starts[i] ?? 0, codes.length);
+  const b = Math.min(Math.max(starts[i + 1] ?? a, a), codes.length);
+  return codes.subarray(a, b);
+}

@@ -1,0 +1,119 @@
+// The binary, columnar rows chunk between the records panel's host and its webview
+// (src/shared/rowCodec.ts): every string and number comes back exactly, whatever it holds.
+import { strict as assert } from 'node:assert';
+import { normaliseRow } from '../../src/api/schema';
+import type { DmarcRecord } from '../../src/api/types';
+import { encodeRows, toRowFields, toTuple } from '../../src/records/tuple';
+import { T } from '../../src/shared/columns';
+import { decodeChunk, encodeChunk, L, listOf, S, SCALARS, str, type RowChunk, type RowFields } from '../../src/shared/rowCodec';
+import { RowStore } from '../../media/webview/data/store';
+
+/** Row i of a decoded chunk, in the encoder's shape. */
+function rowOf(c: RowChunk, i: number): RowFields {
+  const list = (l: number) => Array.from(listOf(c, l, i), (code) => str(c, code));
+  const dk = list(L.dkims);
+  const dkims: [string, string, string][] = [];
+  for (let k = 0; k < dk.length; k += 3) dkims.push([dk[k]!, dk[k + 1]!, dk[k + 2]!]);
+  return { scalars: SCALARS.map((_, f) => str(c, c.scalars[f]![i]!)), emails: c.emails[i]!, rdns: list(L.rdns), dkims, extras: list(L.extras) };
+}
+
+function roundTrip(rows: RowFields[]): RowFields[] {
+  const c = decodeChunk(encodeChunk(rows.length, (i) => rows[i]!));
+  assert.equal(c.count, rows.length);
+  return rows.map((_, i) => rowOf(c, i));
+}
+
+const HOSTILE = [
+  '', ' ', '\u0000', 'a\u0000b', '\ud800', 'x\udfff', '\udc00\ud800', '😀', '\ud83d\ude00\ud83d', '\u202e\u2066evil\u2069\u202c', '\u200b\u200d\ufeff',
+  '\u2028\u2029', '</script><script>alert(1)</script>', '<img src=x onerror=alert(1)>', '"\'\\`${}', 'é' + 'ü'.repeat(3), '\r\n\t',
+  '__proto__', 'constructor', 'x'.repeat(1 << 20),
+];
+
+const plain = (over: Partial<RowFields> = {}): RowFields => ({
+  scalars: SCALARS.map((f) => `${f}-value`), emails: 1, rdns: [], dkims: [], extras: [], ...over,
+});
+
+describe('rows chunk codec (host → webview)', () => {
+  it('carries hostile strings exactly: lone surrogates, NUL, bidi controls, line separators, markup, 1 MB values', () => {
+    const rows = HOSTILE.map((h, i) => plain({
+      scalars: SCALARS.map((_, f) => HOSTILE[(i + f) % HOSTILE.length]!),
+      rdns: [h, h, ''],
+      dkims: [[h, '', h], ['', h, 'pass']],
+      extras: ['reportId', h, h, 'x'],
+      emails: i,
+    }));
+    assert.deepStrictEqual(roundTrip(rows), rows);
+    // Only well-formed strings: the fast decoding path gives the same.
+    const wellFormed = rows.map((r) => ({ ...r, scalars: r.scalars.map((s) => s.replace(/[\ud800-\udfff]/g, '?')), rdns: [], dkims: [], extras: [] }));
+    assert.deepStrictEqual(roundTrip(wellFormed), wellFormed);
+  });
+
+  it('numbers: 0, fractions, 2^60, the largest double, NaN and infinities come back as they went', () => {
+    const values = [0, 1, 0.5, -3, 2 ** 60, Number.MAX_VALUE, Number.MIN_VALUE, Number.NaN, Infinity, -Infinity];
+    const back = roundTrip(values.map((emails) => plain({ emails })));
+    assert.deepStrictEqual(back.map((r) => r.emails), values);
+  });
+
+  it('an empty chunk, a row with every list empty, and many rows sharing strings', () => {
+    assert.deepStrictEqual(roundTrip([]), []);
+    const empty = plain({ scalars: SCALARS.map(() => '') });
+    assert.deepStrictEqual(roundTrip([empty]), [empty]);
+    const many = Array.from({ length: 5000 }, (_, i) => plain({ emails: i, rdns: [`host${i % 7}`], dkims: [[`d${i % 3}.example`, 's', i % 2 ? 'pass' : 'fail']] }));
+    const bytes = encodeChunk(many.length, (i) => many[i]!);
+    assert.deepStrictEqual(roundTrip(many), many);
+    // Dictionary coding: the 14 scalar strings, written once, not 5,000 times.
+    const c = decodeChunk(bytes);
+    assert.ok(c.strings.length < 40, `${c.strings.length} distinct strings`);
+    assert.ok(bytes.byteLength < many.length * (8 + SCALARS.length * 4 + 3 * 4 + 4 * 4 + 16) + 4096, `${bytes.byteLength} bytes`);
+  });
+
+  it('reads a chunk wherever it lands in a buffer, and says what is wrong with one that is not a chunk', () => {
+    const rows = [plain({ emails: 7, rdns: ['a'] })];
+    const bytes = encodeChunk(1, () => rows[0]!);
+    const shifted = new Uint8Array(bytes.byteLength + 3);
+    shifted.set(bytes, 3);
+    assert.deepStrictEqual(rowOf(decodeChunk(shifted.subarray(3)), 0), rows[0]);
+    assert.throws(() => decodeChunk(new Uint8Array(10)), /too short/);
+    assert.throws(() => decodeChunk(new Uint8Array(64)), /unknown format/);
+    assert.throws(() => decodeChunk(bytes.subarray(0, bytes.byteLength - 16)), /cut short/);
+    assert.throws(() => decodeChunk(new TextEncoder().encode(JSON.stringify([['a']]).padEnd(80))), /unknown format/);
+  });
+
+  it('a record goes into the chunk field by field as toTuple has it, and the webview store reads the same cells from both', () => {
+    const wire = (i: number, over: Record<string, unknown> = {}) => ({
+      source: `S${i}`, reporter: 'google.com', visibleFrom: 'news.example.co.uk', returnPath: 'bounce.mcsv.net', to: i % 2 ? 'gmail.com' : null,
+      ipAddress: `198.2.180.${i}`, ipCountryCode: i % 3 ? 'US' : undefined, rdns: i % 2 ? ['a.example', 'b.example'] : 'single.example', emails: i + 1,
+      category: 'authorized', date: '2026-11-16T17:20:00.000Z', dmarc: 'none', alignedSpf: 'fail', alignedDkim: 'pass', spf: 'pass',
+      dkims: [{ selector: 'k2', domain: 'mcsv.net', result: 'pass' }, { selector: '', domain: 'example.co.uk', result: 'fail' }],
+      reportId: `r${i}`, extra: { nested: [1, '\u202e'] }, ...over,
+    });
+    const records: DmarcRecord[] = Array.from({ length: 12 }, (_, i) => {
+      const r = normaliseRow(wire(i, i === 5 ? { source: HOSTILE[4], reporter: HOSTILE[9] } : {}));
+      if (!('record' in r)) throw new Error(r.reason);
+      return r.record;
+    });
+    const c = decodeChunk(encodeRows(records, 2, 9));
+    assert.equal(c.count, 9);
+    for (let i = 0; i < 9; i++) {
+      const t = toTuple(records[i + 2]!);
+      const got = rowOf(c, i);
+      assert.deepStrictEqual(got, toRowFields(records[i + 2]!));
+      for (const f of SCALARS) {
+        const want = f === 'dkimAligned' ? t[T.dkimAligned] : t[T[f]];
+        assert.equal(got.scalars[S[f]], want, `${f} of row ${i + 2}`);
+      }
+      assert.equal(got.emails, t[T.emails]);
+      assert.deepStrictEqual(got.rdns, t[T.rdns]);
+      assert.deepStrictEqual(got.dkims, t[T.dkims]);
+      assert.deepStrictEqual(got.extras, t[T.extras]);
+    }
+    const fromChunk = new RowStore();
+    fromChunk.appendChunk(decodeChunk(encodeRows(records, 0, records.length)));
+    const fromTuples = new RowStore();
+    fromTuples.append(records.map(toTuple));
+    assert.deepStrictEqual(fromChunk.text, fromTuples.text);
+    assert.deepStrictEqual(fromChunk.hay, fromTuples.hay);
+    assert.deepStrictEqual([...fromChunk.emails.subarray(0, 12)], records.map((r) => r.emails));
+    assert.equal(fromChunk.cell(5, 'source'), HOSTILE[4]);
+  });
+});
