@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { DmarcRecord } from '../api/types';
 import { groupsToCsv, groupsToJson, toCsv, toJson, type GroupRow } from './format';
+import { perfMark } from '../perf';
 
 let exportCount = 0;
 
@@ -11,7 +12,10 @@ let exportCount = 0;
  * the closed document's text.
  */
 export async function openExport(records: readonly DmarcRecord[], format: 'json' | 'csv', baseName = 'dmarc-records'): Promise<vscode.TextEditor> {
-  return openText(format === 'json' ? toJson(records) : toCsv(records), format, baseName);
+  perfMark('exportStart', { rows: records.length, format });
+  const editor = await openText(format === 'json' ? toJson(records) : toCsv(records), format, baseName);
+  perfMark('exportShown', { rows: records.length, format, lines: editor.document.lineCount });
+  return editor;
 }
 
 /** A grouped table (the panel's Groups) in a new untitled tab. */
