@@ -233,6 +233,12 @@ async function exportAll(page: Page, frame: Frame, perfFile: string, rows: numbe
     if (Date.now() > deadline) throw new Error('the export did not open within 3 minutes');
     await page.waitForTimeout(20);
   }
+  if (process.env.BENCH_PHASES) {
+    const marks = readPerf(perfFile).filter((e) => e.event.startsWith('export') && e.at >= t0);
+    console.log(`  export: ${marks.map((e) => `${e.event} +${e.at - t0}`).join(', ')}`);
+    const loops = readPerf(perfFile).filter((e) => e.event === 'loop' && e.at >= t0 && e.at <= shown!.at + 300 && (e.maxMs ?? 0) > 50);
+    console.log(`  export loop blocks > 50 ms: ${loops.map((e) => `${e.maxMs}@+${e.at - t0}`).join(' ')}`);
+  }
   const lines = Number(shown.lines);
   if (Number(shown.rows) !== rows) throw new Error(`exported ${shown.rows} rows, not ${rows}`);
   // `[`, one line per row, `]`, and the empty line after the final line break.
