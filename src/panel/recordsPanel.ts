@@ -259,8 +259,13 @@ export class RecordsPanel implements vscode.Disposable {
         const rows = m.indices.map((i) => this.rows[i]).filter((r): r is DmarcRecord => r !== undefined);
         if (rows.length !== m.indices.length) throw new Error(t('Some rows to export do not exist.'));
         if (rows.length === 0) throw new Error(t('No rows to export: select rows first.'));
-        await openExport(rows, m.format, `dmarc-${this.target.org.name ?? this.target.org.id}`);
-        this.deps.log.info(`exported ${rows.length} ${m.what} row(s) as ${m.format.toUpperCase()}`);
+        const outcome = await openExport(rows, m.format, `dmarc-${this.target.org.name ?? this.target.org.id}`);
+        if (outcome.kind === 'cancelled') {
+          this.deps.log.info(`export of ${rows.length} ${m.what} row(s) as ${m.format.toUpperCase()} cancelled`);
+          void this.post({ type: 'response', requestId: m.requestId, ok: false, error: t('The export was cancelled.') });
+          return;
+        }
+        this.deps.log.info(`exported ${rows.length} ${m.what} row(s) as ${m.format.toUpperCase()}${outcome.kind === 'file' ? ' to a file' : ''}`);
         void this.post({ type: 'response', requestId: m.requestId, ok: true, result: { count: rows.length } });
         return;
       }

@@ -4,7 +4,8 @@ import { organizationLabel } from '../accounts/accountStore';
 import { describeApiError, toApiError } from '../api';
 import { buildBuckets, type Bucket } from '../records/buckets';
 import type { RangeData, RecordScope, RecordStore } from '../records/recordStore';
-import { bySource, health, summarize, type SourceSummary, type Summary } from '../records/summary';
+import { health, type SourceSummary, type Summary } from '../records/summary';
+import { SummaryMemo } from '../records/summaryMemo';
 import { SummaryText } from '../records/summaryText';
 import type { DmarcRecord } from '../api/types';
 import { Commands } from '../commands';
@@ -33,7 +34,7 @@ export class DmarcTreeProvider implements vscode.TreeDataProvider<Node>, vscode.
   private readonly pendingRefresh = new Set<string>();
   private readonly text = new SummaryText(vscode.env.language || 'en', t);
   /** Summaries by records array (see `recordsOf`): computed once per held range. */
-  private readonly memo = new WeakMap<readonly DmarcRecord[], { summary?: Summary; sources?: SourceSummary[] }>();
+  private readonly memo = new SummaryMemo();
 
   constructor(
     private readonly accounts: AccountStore,
@@ -191,15 +192,11 @@ export class DmarcTreeProvider implements vscode.TreeDataProvider<Node>, vscode.
   }
 
   private summaryOf(records: readonly DmarcRecord[]): Summary {
-    let m = this.memo.get(records);
-    if (!m) this.memo.set(records, (m = {}));
-    return (m.summary ??= summarize(records));
+    return this.memo.summary(records);
   }
 
   private sourcesOf(records: readonly DmarcRecord[]): SourceSummary[] {
-    let m = this.memo.get(records);
-    if (!m) this.memo.set(records, (m = {}));
-    return (m.sources ??= bySource(records));
+    return this.memo.sources(records);
   }
 
   /** A day's or week's summary when memory holds its rows (never fetches); undefined otherwise. */

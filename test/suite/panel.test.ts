@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { strict as assert } from 'node:assert';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { startApiServer, type ApiServer } from '../server/server';
 import { Commands } from '../../src/commands';
@@ -182,6 +183,8 @@ describe('records panel (extension host, local API server)', () => {
     assert.match(doc.uri.path, /^dmarc-Panel-Org-\d+\.json$/);
     const exported = JSON.parse(doc.getText());
     assert.deepEqual(exported, indices.map((i) => panel.rows[i].raw));
+    assert.equal(doc.lineCount, indices.length + 3, 'one record per line between [ and ], then the final line break');
+    assert.equal(doc.lineAt(1).text, `${JSON.stringify(panel.rows[indices[0]].raw)},`);
     // And the same bytes the server sent: every exported row is one of the server's rows verbatim.
     const url = new URL('/api/public/dmarc-records', server.url);
     url.searchParams.set('organizationId', ORG);
@@ -218,6 +221,59 @@ describe('records panel (extension host, local API server)', () => {
     const csv = toCsv([tricky]).split('\r\n')[1];
     assert.ok(csv.startsWith('"a ""quoted"", source","\'=HYPERLINK(""x"")"'), csv);
     assert.ok(csv.includes('"line\nbreak"'));
+  });
+
+  it('a large export is saved to a file instead: one record per line, streamed, the same rows', async () => {
+    const { openExport } = await import('../../src/export/openExport');
+    const dir = mkdtempSync(join(tmpdir(), 'dmarc-export-'));
+    try {
+      const target = vscode.Uri.file(join(dir, 'big.json'));
+      const asked: vscode.SaveDialogOptions[] = [];
+      const records = Array.from({ length: 20_000 }, (_, i) => panel.rows[i % panel.rows.length]!);
+      const outcome = await openExport(records, 'json', 'dmarc-Panel-Org', { maxTabRows: 1_000, saveDialog: async (o) => (asked.push(o), target) });
+      assert.equal(outcome.kind, 'file');
+      assert.match(asked[0]!.title!, /20,000 rows/);
+      assert.equal(asked[0]!.defaultUri!.path.split('/').pop(), 'dmarc-Panel-Org.json');
+      const text = readFileSync(target.fsPath, 'utf8');
+      assert.equal(text.split('\n').length, records.length + 3, '[, one line per record, ], final line break');
+      assert.deepEqual(JSON.parse(text), records.map((r) => r.raw));
+      assert.deepEqual(readdirSync(dir), ['big.json'], 'no partial file left');
+      // Above the size limit (here 1,000 characters) as well, for CSV: the text built for a tab is written instead.
+      const csv = vscode.Uri.file(join(dir, 'small.csv'));
+      const csvOutcome = await openExport(panel.rows.slice(0, 20), 'csv', 'x', { maxTabChars: 1_000, saveDialog: async () => csv });
+      assert.equal(csvOutcome.kind, 'file');
+      assert.equal(readFileSync(csv.fsPath, 'utf8').split('\r\n').length, 22);
+      // No file chosen: nothing happens.
+      assert.equal((await openExport(records, 'json', 'x', { maxTabRows: 1_000, saveDialog: async () => undefined })).kind, 'cancelled');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('cancelling a file export part-way deletes the partial file and keeps an existing one', async () => {
+    const { openExport } = await import('../../src/export/openExport');
+    const dir = mkdtempSync(join(tmpdir(), 'dmarc-export-'));
+    try {
+      const target = vscode.Uri.file(join(dir, 'big.json'));
+      writeFileSync(target.fsPath, 'earlier');
+      const records = Array.from({ length: 100_000 }, (_, i) => panel.rows[i % panel.rows.length]!);
+      const abort = new AbortController();
+      let progress = 0;
+      const outcome = await openExport(records, 'json', 'x', {
+        maxTabRows: 1_000, saveDialog: async () => target, signal: abort.signal,
+        onProgress: (done, total) => {
+          progress = done;
+          assert.ok(done < total, 'cancelled before the end');
+          if (existsSync(`${target.fsPath}.partial`)) abort.abort();
+        },
+      });
+      assert.equal(outcome.kind, 'cancelled');
+      assert.ok(progress > 0 && progress < records.length, `stopped part-way (${progress} rows)`);
+      assert.deepEqual(readdirSync(dir), ['big.json'], 'the partial file is deleted');
+      assert.equal(readFileSync(target.fsPath, 'utf8'), 'earlier', 'the file chosen is left as it was');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('logs one Info line per request: organization, range, status, rows, bytes, duration', async () => {

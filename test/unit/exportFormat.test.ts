@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { csvField, toCsv, toJson, CSV_COLUMNS } from '../../src/export/format';
+import { collect, csvChunks, csvField, jsonChunks, toCsv, toJson, CSV_COLUMNS } from '../../src/export/format';
 import type { DmarcRecord } from '../../src/api/types';
 
 function record(over: Partial<DmarcRecord> = {}): DmarcRecord {
@@ -15,11 +15,13 @@ function record(over: Partial<DmarcRecord> = {}): DmarcRecord {
 }
 
 describe('export formats', () => {
-  it('JSON is the records exactly as received, unknown fields included', () => {
+  it('JSON is the records exactly as received, unknown fields included, one record per line', () => {
     const a = record();
     const b = record({ raw: { weird: [1, 'two'], source: 'x' } });
-    assert.deepEqual(JSON.parse(toJson([a, b])), [a.raw, b.raw]);
-    assert.ok(toJson([a]).includes('\n  {'), 'pretty-printed');
+    const text = toJson([a, b]);
+    assert.deepEqual(JSON.parse(text), [a.raw, b.raw]);
+    assert.deepEqual(text.split('\n'), ['[', `${JSON.stringify(a.raw)},`, JSON.stringify(b.raw), ']', '']);
+    assert.deepEqual(JSON.parse(toJson([])), []);
   });
 
   it('CSV has a header and one CRLF line per record', () => {
@@ -61,5 +63,88 @@ describe('export formats', () => {
     assert.equal(csvField('-2'), "'-2");
     assert.equal(csvField('@SUM(A1)'), "'@SUM(A1)");
     assert.equal(csvField('=HYPERLINK("http://x","y")'), '"\'=HYPERLINK(""http://x"",""y"")"');
+  });
+
+  describe('built in slices (jsonChunks, csvChunks)', () => {
+    const hostile = [
+      'line\u2028separator\u2029paragraph', 'lone \ud800 high', 'lone \udfff low', '</script><script>alert(1)</script>',
+      'say "hi" \\ back\\slash', 'tab\tnew\nline\r\n', '\u0000\u001f\u007f', '😀 pair', '__proto__', '',
+    ];
+    const rows = (n: number) => Array.from({ length: n }, (_, i) => record({
+      source: hostile[i % hostile.length]!,
+      raw: { source: hostile[i % hostile.length], i, nested: { s: hostile[(i + 3) % hostile.length], list: [i, null, true] }, ...(i % 7 === 0 ? { reportId: `r${i}` } : {}) },
+    }));
+
+    it('JSON: valid, equal to the raw rows, exactly one record per line, hostile strings intact', async () => {
+      const records = rows(5_000);
+      const text = await collect(jsonChunks(records, { sliceMs: 0 }));
+      assert.deepEqual(JSON.parse(text), records.map((r) => r.raw));
+      const lines = text.split('\n');
+      assert.equal(lines.length, records.length + 3, '[, one line per record, ], and the end after the final line break');
+      assert.equal(lines[0], '[');
+      assert.equal(lines.at(-2), ']');
+      for (let i = 0; i < records.length; i++) {
+        const line = lines[i + 1]!;
+        assert.deepEqual(JSON.parse(line.endsWith(',') ? line.slice(0, -1) : line), records[i]!.raw, `line ${i + 1}`);
+      }
+      // No character any tool takes for a line end inside a record; lone surrogates escaped.
+      assert.ok(!/[\r\u2028\u2029]/.test(text));
+      assert.ok(text.includes('\\u2028') && text.includes('\\ud800') && text.includes('\\udfff'));
+      assert.ok(text.includes('</script><script>alert(1)</script>'), 'text as is: this is a JSON file, not HTML');
+      assert.equal(text, toJson(records), 'the same text as the one-piece build');
+    });
+
+    it('CSV: the same text as the one-piece build, extra columns from every row', async () => {
+      const records = rows(3_000);
+      const text = await collect(csvChunks(records, { sliceMs: 0 }));
+      assert.equal(text, toCsv(records));
+      assert.ok(text.split('\r\n')[0]!.endsWith(',i,nested,reportId'));
+    });
+
+    it('yields the event loop between slices and reports progress', async () => {
+      const records = rows(2_000);
+      let ticks = 0;
+      const timer = setInterval(() => ticks++, 0);
+      const progress: number[] = [];
+      const pieces: string[] = [];
+      try {
+        for await (const piece of jsonChunks(records, { sliceMs: 0, onProgress: (done, total) => { assert.equal(total, records.length); progress.push(done); } })) {
+          pieces.push(piece);
+          await new Promise((r) => setTimeout(r, 1));
+        }
+      } finally {
+        clearInterval(timer);
+      }
+      assert.ok(pieces.length > 10, `${pieces.length} pieces`);
+      assert.ok(ticks > 5, `timers ran ${ticks} times during the build`);
+      assert.equal(progress.at(-1), records.length);
+      assert.deepEqual(progress, [...progress].sort((a, b) => a - b));
+    });
+
+    it('stops between slices when aborted', async () => {
+      const abort = new AbortController();
+      const pieces: string[] = [];
+      await assert.rejects(async () => {
+        for await (const piece of jsonChunks(rows(2_000), { sliceMs: 0, signal: abort.signal })) {
+          pieces.push(piece);
+          if (pieces.length === 3) abort.abort(new Error('cancelled by the test'));
+        }
+      }, /cancelled by the test/);
+      assert.equal(pieces.length, 3);
+    });
+
+    it('a slice is bounded by time: a 20k-row build never holds the loop for long', async () => {
+      const records = rows(20_000);
+      let worst = 0;
+      let last = performance.now();
+      for await (const _piece of jsonChunks(records)) {
+        const now = performance.now();
+        worst = Math.max(worst, now - last);
+        await new Promise((r) => setImmediate(r));
+        last = performance.now();
+      }
+      // The budget is SLICE_MS (12 ms); the margin is for a garbage collection on a busy machine.
+      assert.ok(worst < 100, `longest slice ${worst.toFixed(1)} ms`);
+    });
   });
 });
