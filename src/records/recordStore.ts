@@ -26,6 +26,7 @@
 import type { DmarcRecord, FetchResult, RecordWarning, RejectedSummary } from '../api/types';
 import { DEFAULT_SETTLE_DAYS, isClosed } from './buckets';
 import type { DiskCache } from './diskCache';
+import { covering, fromMemory, insert, makeEntry, slice, view, type Entry } from './rangeEntries';
 
 export interface RecordScope {
   accountId: string;
@@ -84,19 +85,6 @@ export interface GetOptions {
   onRows?: RowsListener;
 }
 
-interface Entry {
-  start: number;
-  end: number;
-  /** Only rows inside [start, end], sorted by dateMs. */
-  records: DmarcRecord[];
-  warnings: RecordWarning[];
-  rejected: RejectedSummary;
-  fetchedAt: number;
-  /** Insertion order, for dropping the oldest ranges first. */
-  storedSeq: number;
-}
-
-let nextSeq = 0;
 
 interface Flight {
   start: number;
@@ -283,7 +271,7 @@ export class RecordStore {
       const result = await this.fetcher(scope, new Date(s), new Date(e), controller.signal, (records, offset) => {
         if (offset === 0) flight.streamed = [];
         flight.streamed.push(records);
-        for (const l of flight.listeners) {
+        for (const l of [...flight.listeners]) {
           try {
             l(records, offset);
           } catch (err) {
@@ -344,97 +332,4 @@ export class RecordStore {
       .finally(() => this.writes.delete(p));
     this.writes.add(p);
   }
-}
-
-function makeEntry(start: number, end: number, result: FetchResult, fetchedAt: number): Entry {
-  let records = result.records;
-  let inside = true;
-  let sorted = true;
-  for (let i = 0; i < records.length; i++) {
-    const t = records[i]!.dateMs;
-    if (!(t >= start && t <= end)) inside = false;
-    else if (i > 0 && t < records[i - 1]!.dateMs) sorted = false;
-  }
-  if (!inside) records = records.filter((r) => r.dateMs >= start && r.dateMs <= end);
-  if (!sorted || !inside) records = [...records].sort((a, b) => a.dateMs - b.dateMs);
-  return { start, end, records, warnings: result.warnings, rejected: result.rejected, fetchedAt, storedSeq: ++nextSeq };
-}
-
-/** Adds an entry, dropping the held ones inside its range that it supersedes (not newer ones). */
-function insert(state: ScopeState, entry: Entry): void {
-  state.entries = state.entries.filter((x) => !(x.start >= entry.start && x.end <= entry.end && x.fetchedAt <= entry.fetchedAt));
-  state.entries.push(entry);
-  state.views.clear();
-}
-
-/** Index of the first record with dateMs >= t (records sorted by dateMs). */
-function lowerBound(records: DmarcRecord[], t: number): number {
-  let lo = 0;
-  let hi = records.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (records[mid]!.dateMs < t) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-function slice(entry: Entry, s: number, e: number): DmarcRecord[] {
-  if (s <= entry.start && e >= entry.end) return entry.records.slice();
-  return entry.records.slice(lowerBound(entry.records, s), lowerBound(entry.records, e + 1));
-}
-
-function view(entry: Entry, s: number, e: number, fromCache: RangeData['fromCache']): RangeData {
-  return { records: slice(entry, s, e), warnings: entry.warnings, rejected: entry.rejected, fetchedAt: entry.fetchedAt, fromCache };
-}
-
-/** The held entry covering the whole range, the most recently fetched if several. */
-function covering(state: ScopeState, s: number, e: number): Entry | undefined {
-  let best: Entry | undefined;
-  for (const x of state.entries) {
-    if (x.start <= s && x.end >= e && (!best || x.fetchedAt > best.fetchedAt)) best = x;
-  }
-  return best;
-}
-
-function fromMemory(state: ScopeState, s: number, e: number): RangeData | undefined {
-  const best = covering(state, s, e);
-  if (best) return view(best, s, e, 'memory');
-
-  // Consecutive entries covering the range together: from the cursor, the one reaching furthest.
-  const pieces: { entry: Entry; from: number; to: number }[] = [];
-  for (let cursor = s; cursor <= e;) {
-    let pick: Entry | undefined;
-    for (const x of state.entries) {
-      if (x.start <= cursor && x.end >= cursor && (!pick || x.end > pick.end)) pick = x;
-    }
-    if (!pick) return undefined;
-    pieces.push({ entry: pick, from: cursor, to: Math.min(pick.end, e) });
-    cursor = pick.end + 1;
-  }
-  const records: DmarcRecord[] = [];
-  for (const p of pieces) for (const r of slice(p.entry, p.from, p.to)) records.push(r);
-  return {
-    records,
-    warnings: mergeWarnings(pieces.map((p) => p.entry.warnings)),
-    rejected: {
-      count: pieces.reduce((n, p) => n + p.entry.rejected.count, 0),
-      samples: pieces.flatMap((p) => p.entry.rejected.samples).slice(0, 10),
-    },
-    fetchedAt: Math.min(...pieces.map((p) => p.entry.fetchedAt)),
-    fromCache: 'memory',
-  };
-}
-
-function mergeWarnings(lists: RecordWarning[][]): RecordWarning[] {
-  const byKey = new Map<string, RecordWarning>();
-  for (const list of lists) {
-    for (const w of list) {
-      const key = `${w.field}\u0000${w.value}`;
-      const had = byKey.get(key);
-      if (had) byKey.set(key, { ...had, count: had.count + w.count });
-      else byKey.set(key, w);
-    }
-  }
-  return [...byKey.values()];
 }

@@ -1,0 +1,69 @@
+// The record store passing rows on while a fetch is under way: over real HTTP against the local
+// API server, which holds the body back after its first 64 KB (bodyStallMs) or breaks it off.
+import { strict as assert } from 'node:assert';
+import { ApiError, fetchDmarcRecords, utcDayRange, type DmarcRecord } from '../../src/api';
+import { RecordStore, type RecordScope } from '../../src/records/recordStore';
+import { startApiServer, type ApiServer } from '../server/server';
+
+const NOW = new Date('2025-06-15T12:00:00Z');
+const KEY = 'demo-key-5f2c8e7a91d4b036';
+
+describe('record store: rows while they arrive', () => {
+  let server: ApiServer;
+  let scope: RecordScope;
+  const days = utcDayRange('2025-06-01', '2025-06-10');
+  const range = { startDate: new Date(days.startDate), endDate: new Date(days.endDate) };
+  const newStore = (): RecordStore =>
+    new RecordStore({
+      fetch: (sc, start, end, signal, onRows) =>
+        fetchDmarcRecords({ baseUrl: sc.baseUrl, apiKey: sc.apiKey, organizationId: sc.organizationId, startDate: start, endDate: end }, { signal, onRows, retries: 0, timeoutMs: 10_000 }),
+      now: () => NOW,
+    });
+
+  before(async () => {
+    server = await startApiServer({ now: NOW });
+    scope = { accountId: 'a1', baseUrl: server.url, apiKey: KEY, organizationId: 'acme' };
+  });
+  after(() => server.close());
+  beforeEach(() => server.setFaults({}));
+
+  it('hands the rows to every caller as they arrive, replaying what came before a late caller joined', async () => {
+    server.setFaults({ bodyStallMs: 800 });
+    const store = newStore();
+    const early: DmarcRecord[] = [];
+    const late: DmarcRecord[] = [];
+    let lateJoined: Promise<unknown> | undefined;
+    const first = store.get(scope, range.startDate, range.endDate, {
+      onRows: (records) => {
+        early.push(...records);
+        // Join while the server holds the rest of the body back.
+        lateJoined ??= store.get(scope, range.startDate, range.endDate, { onRows: (r) => late.push(...r) });
+      },
+    });
+    const a = await first;
+    await lateJoined;
+    assert.equal(server.requests.filter((r) => r.path.endsWith('/dmarc-records')).length, 1, 'one request for both');
+    assert.ok(a.records.length > 300);
+    assert.equal(early.length, a.records.length, 'every row handed out');
+    assert.deepStrictEqual(late, early, 'the late caller got the same rows, in the same order');
+    assert.deepStrictEqual(new Set(early), new Set(a.records), 'the result is the rows handed out');
+    // Served from memory now: no rows handed out, nothing fetched.
+    const handed: DmarcRecord[] = [];
+    const again = await store.get(scope, range.startDate, range.endDate, { onRows: (r) => handed.push(...r) });
+    assert.equal(again.fromCache, 'memory');
+    assert.equal(handed.length, 0);
+  });
+
+  it('rows of a body that broke off are handed out but never kept as the range', async () => {
+    server.setFaults({ resetMidBody: true });
+    const store = newStore();
+    const handed: DmarcRecord[] = [];
+    await assert.rejects(store.get(scope, range.startDate, range.endDate, { onRows: (r) => handed.push(...r) }), (e: unknown) => e instanceof ApiError && e.kind === 'network');
+    assert.ok(handed.length > 0, 'some rows arrived before the break');
+    assert.equal(store.peek(scope, range.startDate, range.endDate), undefined, 'nothing held for the range');
+    server.setFaults({});
+    const ok = await store.get(scope, range.startDate, range.endDate);
+    assert.equal(ok.fromCache, 'network', 'fetched again');
+    assert.ok(ok.records.length > handed.length);
+  });
+});
