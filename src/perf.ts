@@ -6,7 +6,7 @@ import { join } from 'node:path';
  * Performance trace for `npm run bench:panel`, off unless DMARC_PERF_FILE names a file: JSON lines
  * with the time of a few named steps (an API response finished arriving, parsed, a panel's rows
  * sent…) and, every 250 ms, the longest the extension host's event loop was blocked in that
- * interval. Nothing else is recorded (no data, no key). With DMARC_PERF_CPUPROFILE naming a
+ * interval and the heap in use. Nothing else is recorded (no data, no key). With DMARC_PERF_CPUPROFILE naming a
  * directory it also writes a V8 CPU profile of the extension host each time a panel has sent its
  * rows (for Chrome DevTools' Performance tab).
  */
@@ -34,7 +34,7 @@ export function startPerfTrace(file: string | undefined, profileDir?: string): P
   const h = monitorEventLoopDelay({ resolution: 10 });
   h.enable();
   const timer = setInterval(() => {
-    write({ event: 'loop', at: Date.now(), maxMs: Math.round(h.max / 1e6) });
+    write({ event: 'loop', at: Date.now(), maxMs: Math.round(h.max / 1e6), heapMB: Math.round(process.memoryUsage().heapUsed / 1048576) });
     h.reset();
   }, 250);
   timer.unref();

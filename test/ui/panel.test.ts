@@ -1,7 +1,8 @@
 import { strict as assert } from 'node:assert';
 import type { Frame } from 'playwright-core';
+import { fetchDmarcRecords } from '../../src/api';
 import { startApiServer, HOSTILE_STRINGS, type ApiServer } from '../server/server';
-import { activeEditorText, addAccount, choose, cspViolations, findWebviewFrame, openDmarcView, openWorkbench, runCommand, waitForPanelReady, type Workbench } from './harness';
+import { activeEditorText, addAccount, answer, choose, cspViolations, findWebviewFrame, openDmarcView, openWorkbench, runCommand, waitForPanelReady, type Workbench } from './harness';
 
 const KEY = 'ui-panel-key-4411';
 const ORG = 'org-ui-panel';
@@ -230,6 +231,63 @@ describe('records panel in the browser', () => {
       assert.equal(server.requests.filter((r) => r.path === '/api/public/dmarc-records').length, 1, 'one request, given up');
       await wb.page.waitForTimeout(500);
       assert.equal(await wb.page.locator('.notification-toast', { hasText: /error|could not/i }).count(), 0, 'a cancel is not an error');
+    } finally {
+      server.setFaults({});
+    }
+  });
+
+  it('shows rows while the body is still arriving, counted live and usable, then every row exactly; a body that breaks off keeps its rows, marked incomplete', async function () {
+    this.timeout(120_000);
+    /** The rows the server has for the range of the last records request, fetched afresh here. */
+    const served = async (): Promise<number> => {
+      const q = server.requests.filter((r) => r.path === '/api/public/dmarc-records').pop()!.query;
+      const res = await fetchDmarcRecords({ baseUrl: server.url, apiKey: KEY, organizationId: ORG, startDate: q.startDate!, endDate: q.endDate! });
+      return res.records.length;
+    };
+    await runCommand(wb.page, 'View: Close All Editors');
+    server.setFaults({ bodyStallMs: 6000 });
+    try {
+      server.resetRequests();
+      await runCommand(wb.page, 'DMARC: Fetch Records for Date Range…');
+      await choose(wb.page, 'Panel Org');
+      await choose(wb.page, 'Last 90 days');
+      frame = await findWebviewFrame(wb.page, '[data-testid="records-panel"]', 60_000);
+      // The server holds the rest of the body back for 6 s: rows are on screen before it ends.
+      await rows().first().waitFor({ state: 'visible', timeout: 5000 });
+      const note = frame.locator('[data-testid="load-progress"]');
+      assert.match(await note.innerText(), /^[\d,]+ rows so far…$/);
+      const early = await summaryRows();
+      assert.equal(await frame.locator('[data-testid="records-panel"]').getAttribute('data-phase'), 'loading');
+      // Usable meanwhile: a search narrows the rows, and clearing it brings them back.
+      const search = frame.locator('[data-testid="search"]');
+      await search.fill('zzz-no-such-row');
+      await frame.locator('[data-testid="summary-rows"][data-value="0"]').waitFor({ timeout: 5000 });
+      await search.fill('');
+      await frame.locator('[data-testid="records-panel"][data-phase="ready"]').waitFor({ state: 'attached', timeout: 30_000 });
+      const total = await served();
+      assert.ok(early > 0 && early < total, `${early} rows early, ${total} in all`);
+      await frame.locator(`[data-testid="summary-rows"][data-value="${total}"]`).waitFor({ timeout: 10_000 });
+      assert.equal(await note.isVisible(), false, 'the live count is gone');
+
+      // Another range, with the connection lost after the first 64 KB (every try).
+      await runCommand(wb.page, 'View: Close All Editors');
+      server.setFaults({ resetMidBody: true });
+      const day = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10);
+      await runCommand(wb.page, 'DMARC: Fetch Records for Date Range…');
+      await choose(wb.page, 'Panel Org');
+      await choose(wb.page, 'Custom range…');
+      await answer(wb.page, day(200));
+      await answer(wb.page, day(110));
+      frame = await findWebviewFrame(wb.page, '[data-testid="records-panel"]', 60_000);
+      const notice = frame.locator('[data-testid="notices"]');
+      await notice.getByText(/^Incomplete: only the first [\d,]+ rows arrived\./).waitFor({ timeout: 30_000 });
+      const kept = await summaryRows();
+      const all = await served();
+      assert.ok(kept > 0 && kept < all, `${kept} rows kept of ${all}`);
+      assert.ok((await rows().count()) > 0, 'the rows that arrived stay on screen');
+      server.setFaults({});
+      await notice.getByTestId('notice-action').click();
+      await frame.locator(`[data-testid="summary-rows"][data-value="${all}"]`).waitFor({ timeout: 30_000 });
     } finally {
       server.setFaults({});
     }

@@ -112,8 +112,35 @@ describe('rows chunk codec (host → webview)', () => {
     const fromTuples = new RowStore();
     fromTuples.append(records.map(toTuple));
     assert.deepStrictEqual(fromChunk.text, fromTuples.text);
-    assert.deepStrictEqual(fromChunk.hay, fromTuples.hay);
     assert.deepStrictEqual([...fromChunk.emails.subarray(0, 12)], records.map((r) => r.emails));
     assert.equal(fromChunk.cell(5, 'source'), HOSTILE[4]);
+  });
+
+  it('the webview search finds a term in any cell or extra field, as a naive scan of every cell does', () => {
+    const store = new RowStore();
+    const tuples = Array.from({ length: 300 }, (_, i) => [
+      `Src${i % 7}`, `rep${i % 3}.example`, 'News.Example.com', `bounce${i % 5}.example`, i % 2 ? 'gmail.com' : '', `198.51.100.${i}`, 'US',
+      i % 4 ? [`mail${i}.Example.NET`, 'second.example'] : [], i * 3 + 1, ['authorized', 'rejected'][i % 2], `2026-11-${String(1 + (i % 28)).padStart(2, '0')}T00:00:00Z`,
+      ['none', 'quarantine', 'reject'][i % 3], i % 3 ? 'pass' : 'fail', 'fail', 'softfail',
+      i % 5 ? [[`d${i % 4}.example`, `S${i % 2}`, 'pass']] : [[`a.example`, '', 'fail'], ['b.example', 'k', 'temperror']],
+      'no', i % 6 ? ['reportId', `R-${i}`] : [],
+    ]);
+    for (let k = 0; k < tuples.length; k += 70) store.append(tuples.slice(k, k + 70));
+    const naive = (q: string): number[] => {
+      const out: number[] = [];
+      for (let i = 0; i < store.length; i++) {
+        const cells = store.text.map((col) => col[i]!.toLowerCase());
+        const ex = store.extras[i]!;
+        for (let k = 0; k < ex.length; k += 2) cells.push(`${ex[k]}=${ex[k + 1]}`.toLowerCase());
+        if (cells.some((c) => c.includes(q))) out.push(i);
+      }
+      return out;
+    };
+    for (const q of ['src3', 'example.net', '198.51.100.42', 'reportid=r-1', '=r-2', 'd=d2.example', 's=(none)', 'temperror', '31', 'quarantine', 'pass', '2026-11-05', 'mail7.example.net, second', 'zzz']) {
+      const mask = new Uint8Array(store.length);
+      store.search.search(q, 0, store.length, mask);
+      const got = [...mask].flatMap((m, i) => (m ? [i] : []));
+      assert.deepStrictEqual(got, naive(q), q);
+    }
   });
 });

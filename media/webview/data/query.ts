@@ -131,7 +131,7 @@ export class RecordsModel {
     return order;
   }
 
-  /** 1 for each row whose haystack contains the query (lowercased, trimmed); undefined when there is no query. */
+  /** 1 for each row with a cell containing the query (lowercased, trimmed); undefined when there is no query. */
   private searchMask(query: string): Uint8Array | undefined {
     const q = query.trim().toLowerCase();
     if (q === '') return undefined;
@@ -143,15 +143,15 @@ export class RecordsModel {
       // Rows were appended: only the new ones need a look.
       mask = new Uint8Array(s.length);
       mask.set(prev.mask.subarray(0, prev.length));
-      for (let i = prev.length; i < s.length; i++) if (s.hay[i]!.includes(q)) mask[i] = 1;
+      s.search.search(q, prev.length, s.length, mask);
     } else if (prev && prev.version === s.version && q.includes(prev.query)) {
       // A longer query can only match rows the shorter one matched.
       mask = new Uint8Array(s.length);
       const pm = prev.mask;
-      for (let i = 0; i < s.length; i++) if (pm[i] && s.hay[i]!.includes(q)) mask[i] = 1;
+      s.search.search(q, 0, s.length, mask, pm);
     } else {
       mask = new Uint8Array(s.length);
-      for (let i = 0; i < s.length; i++) if (s.hay[i]!.includes(q)) mask[i] = 1;
+      s.search.search(q, 0, s.length, mask);
     }
     this.searchCache = { query: q, version: s.version, generation: s.generation, length: s.length, mask };
     return mask;

@@ -1,7 +1,7 @@
 /**
  * The records, column by column, DOM-free. Rows arrive as tuples (src/shared/columns.ts) chunk
  * by chunk and are only appended; a reload clears them. Each row keeps its display text per
- * column, one lowercase haystack for the search, and numeric facts in typed arrays (emails,
+ * column, a search index over every cell (searchIndex.ts), and numeric facts in typed arrays (emails,
  * date, pass flags, disposition) for the aggregations in this folder.
  *
  * A row is known by its index: its position in the order the host sent the rows, which is the
@@ -10,9 +10,16 @@
 import { COLUMNS, T, type ColumnId } from '../../../src/shared/columns';
 import { decodeChunk, encodeChunk, L, listOf, S, type RowChunk, type RowFields } from '../../../src/shared/rowCodec';
 import { dkimText, valueLabel } from '../format';
+import { SearchIndex } from './searchIndex';
 import type { Facts } from './fieldTypes';
 
 export const COL: Record<ColumnId, number> = Object.fromEntries(COLUMNS.map((c, i) => [c, i])) as Record<ColumnId, number>;
+
+/** The empty list rows without rdns, extras or DKIM share (never modified). */
+const NONE: readonly never[] = Object.freeze([]);
+
+/** Per column, the chunk's scalar field it shows as is (-1: derived from several, see appendChunk). */
+const SCALAR_OF: readonly number[] = COLUMNS.map((c) => (c in S ? S[c as keyof typeof S] : -1));
 
 const DISPOSITION_CODE = new Map<string, number>([['none', 0], ['quarantine', 1], ['reject', 2]]);
 
@@ -78,7 +85,8 @@ export class RowStore implements Facts {
   generation = 0;
   /** Display text per column (index COL[...]). */
   readonly text: string[][] = COLUMNS.map(() => []);
-  readonly hay: string[] = [];
+  /** Every cell's text, for the search (searchIndex.ts). */
+  readonly search = new SearchIndex();
   readonly rdns: string[][] = [];
   readonly dkims: Signature[][] = [];
   /** Extra fields per row as [name, text, …]; `extraNames` lists every name seen. */
@@ -96,7 +104,7 @@ export class RowStore implements Facts {
     this.version++;
     this.generation++;
     for (const t of this.text) t.length = 0;
-    this.hay.length = 0;
+    this.search.clear();
     this.rdns.length = 0;
     this.dkims.length = 0;
     this.extras.length = 0;
@@ -126,66 +134,108 @@ export class RowStore implements Facts {
   appendChunk(c: RowChunk, expectedTotal = 0): void {
     this.ensureCapacity(Math.max(expectedTotal, this.length + c.count));
     const text = this.text;
+    const search = this.search;
     const strings = c.strings;
     const sc = c.scalars;
-    const at = (f: number, i: number): string => strings[sc[f]![i]!] ?? '';
-    const listText = (l: number, i: number): string[] => Array.from(listOf(c, l, i), (code) => strings[code] ?? '');
+    // The chunk's strings are its search segment's first ids; derived texts are added to it.
+    const seg = search.begin(this.length, c.count, strings);
+    const emptyId = seg.add('');
+    const idOf = (code: number): number => (code < strings.length ? code : emptyId);
+    const times = new Map<number, number>();
+    const listText = (l: number, r: number): string[] => {
+      const codes = listOf(c, l, r);
+      if (codes.length === 0) return NONE as unknown as string[];
+      const out = new Array<string>(codes.length);
+      for (let k = 0; k < codes.length; k++) out[k] = strings[codes[k]!] ?? '';
+      return out;
+    };
+    const put = (r: number, col: number, value: string, id: number): void => {
+      text[col]!.push(value);
+      seg.set(r, col, id);
+    };
+    // Derived cells, once per distinct combination in the chunk: [text, search id].
+    const derived = new Map<string, [string, number]>();
+    const cached = (key: string, make: () => string): [string, number] => {
+      let d = derived.get(key);
+      if (!d) {
+        const v = make();
+        derived.set(key, (d = [v, seg.add(v)]));
+      }
+      return d;
+    };
+    const emailCells = new Map<number, [string, number]>();
+    const dkDomains = new Map<number | string, [string, number]>();
+    const dkResults = new Map<number | string, [string, number]>();
+    const cachedBy = (map: Map<number | string, [string, number]>, key: number | string, make: () => string): [string, number] => {
+      let d = map.get(key);
+      if (!d) {
+        const v = make();
+        map.set(key, (d = [v, seg.add(v)]));
+      }
+      return d;
+    };
+    /** Codes fit in 17 bits: three of them make one exact number. */
+    const small = strings.length < 131072;
     for (let r = 0; r < c.count; r++) {
       const i = this.length;
+      for (let col = 0; col < SCALAR_OF.length; col++) {
+        const f = SCALAR_OF[col]!;
+        if (f < 0) continue;
+        const code = sc[f]![r]!;
+        put(r, col, strings[code] ?? '', idOf(code));
+      }
       const n = c.emails[r]!;
       const emails = Number.isFinite(n) && n > 0 ? n : 0;
+      const alignedSpf = strings[sc[S.alignedSpf]![r]!] ?? '';
+      const alignedDkim = strings[sc[S.alignedDkim]![r]!] ?? '';
+      const pass = alignedSpf === 'pass' || alignedDkim === 'pass';
+      const rdnsCodes = listOf(c, L.rdns, r);
       const rdns = listText(L.rdns, r);
-      const dkCodes = listText(L.dkims, r);
+      const dkCodes = listOf(c, L.dkims, r);
       const dk: Signature[] = [];
-      for (let k = 0; k + 2 < dkCodes.length; k += 3) dk.push({ domain: dkCodes[k]!, selector: dkCodes[k + 1]!, result: dkCodes[k + 2]! });
+      for (let k = 0; k + 2 < dkCodes.length; k += 3) {
+        dk.push({ domain: strings[dkCodes[k]!] ?? '', selector: strings[dkCodes[k + 1]!] ?? '', result: strings[dkCodes[k + 2]!] ?? '' });
+      }
       const extras = listText(L.extras, r);
       if (extras.length % 2) extras.pop();
-      const alignedSpf = at(S.alignedSpf, r);
-      const alignedDkim = at(S.alignedDkim, r);
-      const pass = alignedSpf === 'pass' || alignedDkim === 'pass';
-      const date = at(S.date, r);
-      const cells: Record<ColumnId, string> = {
-        source: at(S.source, r),
-        ipAddress: at(S.ipAddress, r),
-        emails: String(emails),
-        dmarcResult: pass ? 'pass' : 'fail',
-        alignedSpf,
-        alignedDkim,
-        dmarc: at(S.dmarc, r),
-        date,
-        category: at(S.category, r),
-        visibleFrom: at(S.visibleFrom, r),
-        dkimDomains: dk.map(signatureText).join('\n'),
-        dkimAligned: at(S.dkimAligned, r),
-        returnPath: at(S.returnPath, r),
-        reporter: at(S.reporter, r),
-        to: at(S.to, r),
-        ipCountryCode: at(S.ipCountryCode, r),
-        rdns: rdns.join(', '),
-        spf: at(S.spf, r),
-        dkim: dkimText(dk.map((d) => d.result)),
-      };
-      let hay = '';
-      for (let col = 0; col < COLUMNS.length; col++) {
-        const s = cells[COLUMNS[col]!];
-        text[col]!.push(s);
-        hay += `${s}\n`;
+      let e = emailCells.get(emails);
+      if (!e) {
+        const v = String(emails);
+        emailCells.set(emails, (e = [v, seg.add(v)]));
       }
+      put(r, COL.emails, e[0], e[1]);
+      const result = cached(pass ? 'p' : 'f', () => (pass ? 'pass' : 'fail'));
+      put(r, COL.dmarcResult, result[0], result[1]);
+      // One signature (the common case): keyed by its codes as one number, no key string built.
+      const one = dkCodes.length === 3 && small;
+      const dkKey = dkCodes.length === 0 ? -1 : one ? (dkCodes[0]! * 131072 + dkCodes[1]!) * 131072 + dkCodes[2]! : dkCodes.join(',');
+      const domains = cachedBy(dkDomains, dkKey, () => dk.map(signatureText).join('\n'));
+      put(r, COL.dkimDomains, domains[0], domains[1]);
+      const results = cachedBy(dkResults, dkCodes.length === 0 ? -1 : one ? dkCodes[2]! : dkCodes.join(','), () => dkimText(dk.map((d) => d.result)));
+      put(r, COL.dkim, results[0], results[1]);
+      if (rdnsCodes.length === 1) put(r, COL.rdns, rdns[0]!, idOf(rdnsCodes[0]!));
+      else {
+        const joined = cached(`n${rdnsCodes.join(',')}`, () => rdns.join(', '));
+        put(r, COL.rdns, joined[0], joined[1]);
+      }
+      const pairs: number[] = extras.length ? [] : (NONE as unknown as number[]);
       for (let k = 0; k < extras.length; k += 2) {
         this.extraNames.add(extras[k]!);
-        hay += `${extras[k]}=${extras[k + 1]}\n`;
+        pairs.push(cached(`x${extras[k]}\u0000${extras[k + 1]}`, () => `${extras[k]}=${extras[k + 1]}`)[1]);
       }
-      this.hay.push(hay.toLowerCase());
+      seg.setExtras(r, pairs);
       this.rdns.push(rdns);
       this.dkims.push(dk);
       this.extras.push(extras);
       this.emails[i] = emails;
-      const ms = Date.parse(date);
+      const dateCode = sc[S.date]![r]!;
+      let ms = times.get(dateCode);
+      if (ms === undefined) times.set(dateCode, (ms = Date.parse(strings[dateCode] ?? '')));
       this.dateMs[i] = Number.isFinite(ms) ? ms : Number.NaN;
       this.dmarcPass[i] = pass ? 1 : 0;
       this.spfAligned[i] = alignedSpf === 'pass' ? 1 : 0;
       this.dkimAligned[i] = alignedDkim === 'pass' ? 1 : 0;
-      this.disposition[i] = DISPOSITION_CODE.get(cells.dmarc) ?? 3;
+      this.disposition[i] = DISPOSITION_CODE.get(strings[sc[S.dmarc]![r]!] ?? '') ?? 3;
       this.length++;
     }
     this.version++;
