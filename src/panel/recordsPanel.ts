@@ -1,5 +1,4 @@
 import * as vscode from 'vscode';
-import { randomBytes } from 'node:crypto';
 import type { Account, AccountStore, Organization } from '../accounts/accountStore';
 import { organizationLabel } from '../accounts/accountStore';
 import { ApiError, describeApiError } from '../api';
@@ -14,6 +13,7 @@ import { openExport, openGroupsExport } from '../export/openExport';
 import { Commands } from '../commands';
 import { perfMark } from '../perf';
 import { RowSender } from './rowSender';
+import { escapeHtml, panelHtml } from './panelHtml';
 
 export const PANEL_VIEW_TYPE = 'dmarc.records';
 const t = vscode.l10n.t;
@@ -154,6 +154,11 @@ function titleOf(target: PanelTarget): string {
 /** One records panel: loads its range through the record store and serves its webview. */
 export class RecordsPanel implements vscode.Disposable {
   private readonly sender: RowSender;
+  /** The webview's script has said ready (messages reach it); before, status messages are held. */
+  private ready = false;
+  private held: HostMessage[] = [];
+  /** The load under way or done last. */
+  private loading: Promise<void> | undefined;
   private readonly disposables: vscode.Disposable[] = [];
   private loadSeq = 0;
   /** Aborts this panel's wait for its records (a new load, or the panel closed). */
@@ -175,9 +180,12 @@ export class RecordsPanel implements vscode.Disposable {
       dark: vscode.Uri.joinPath(deps.extensionUri, 'media', 'panel-dark.svg'),
     };
     this.sender = new RowSender((m) => this.post(m), () => !this.disposed);
+    this.sender.pause();
     this.sender.onFirstPosted = () => perfMark('firstChunkPosted');
     panel.webview.html = this.html();
     this.disposables.push(panel.webview.onDidReceiveMessage((m) => void this.handleMessage(m)));
+    // Fetch while the webview starts (its script takes 0.5–1.5 s here): rows wait in the sender.
+    void this.load(false);
   }
 
   get identity(): PanelIdentity {
@@ -199,7 +207,13 @@ export class RecordsPanel implements vscode.Disposable {
   }
 
   private post(message: HostMessage): Thenable<boolean> {
-    return this.disposed ? Promise.resolve(false) : this.panel.webview.postMessage(message);
+    if (this.disposed) return Promise.resolve(false);
+    // Until its script said ready, the webview may miss messages: keep the last status for then.
+    if (!this.ready && message.type !== 'rows') {
+      this.held = message.type === 'notices' ? [...this.held, message] : [message];
+      return Promise.resolve(true);
+    }
+    return this.panel.webview.postMessage(message);
   }
 
   /** Every message from the webview is untrusted: validated, and ignored (logged) when invalid. */
@@ -232,7 +246,11 @@ export class RecordsPanel implements vscode.Disposable {
           ...(this.target.initialSearch !== undefined ? { initialSearch: this.target.initialSearch } : {}),
           ...(this.layout() ? { layout: this.layout()! } : {}),
         });
-        await this.load(false);
+        this.ready = true;
+        for (const m of this.held.splice(0)) void this.post(m);
+        // Rows held so far go out now; a webview that started over gets them all again.
+        this.sender.resume();
+        await (this.loading ?? this.load(false));
         return;
       case 'retry':
         await this.load(true);
@@ -292,7 +310,11 @@ export class RecordsPanel implements vscode.Disposable {
    * Fetches (or reads from the cache) the rows and sends them to the webview in chunks: from the
    * network, each chunk as soon as its rows arrived, while the rest of the body is on its way.
    */
-  async load(refresh: boolean, extraNotices: readonly string[] = []): Promise<void> {
+  load(refresh: boolean, extraNotices: readonly string[] = []): Promise<void> {
+    return (this.loading = this.loadRows(refresh, extraNotices));
+  }
+
+  private async loadRows(refresh: boolean, extraNotices: readonly string[]): Promise<void> {
     const seq = ++this.loadSeq;
     this.loadAbort?.abort();
     const abort = (this.loadAbort = new AbortController());
@@ -355,34 +377,7 @@ export class RecordsPanel implements vscode.Disposable {
 
   /** The page, with a loading state in the HTML itself so the panel is never blank before its script runs. */
   private html(): string {
-    const webview = this.panel.webview;
-    const nonce = randomBytes(18).toString('base64');
-    const dist = vscode.Uri.joinPath(this.deps.extensionUri, 'dist');
-    const script = webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.js'));
-    const style = webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.css'));
-    const codicons = webview.asWebviewUri(vscode.Uri.joinPath(dist, 'codicons', 'codicon.css'));
-    const csp = [
-      "default-src 'none'",
-      `img-src ${webview.cspSource}`,
-      `style-src ${webview.cspSource}`,
-      `font-src ${webview.cspSource}`,
-      `script-src 'nonce-${nonce}'`,
-    ].join('; ');
-    return `<!DOCTYPE html>
-<html lang="${vscode.env.language}">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${codicons}">
-<link rel="stylesheet" href="${style}">
-<title>DMARC records</title>
-</head>
-<body>
-<div id="root"><div class="boot" role="status" data-testid="boot-loading"><span class="codicon codicon-loading codicon-modifier-spin" aria-hidden="true"></span><span>${escapeHtml(t('Fetching records for {0}…', rangeLabel(this.target.start, this.target.end)))}</span></div></div>
-<script nonce="${nonce}" src="${script}"></script>
-</body>
-</html>`;
+    return panelHtml(this.panel.webview, this.deps.extensionUri, t('Fetching records for {0}…', rangeLabel(this.target.start, this.target.end)));
   }
 
   dispose(): void {
@@ -393,7 +388,4 @@ export class RecordsPanel implements vscode.Disposable {
   }
 }
 
-/** Text for HTML element content and attribute values. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-}
+export { escapeHtml };

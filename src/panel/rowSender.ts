@@ -11,14 +11,14 @@ import { encodeRows } from '../records/tuple';
 
 /** Rows in the first message: small, so the first rows paint at once. */
 const FIRST_CHUNK = 1_000;
-/** Rows per message after the first (~2 MB of chunk). */
-const CHUNK = 20_000;
+/** Rows per message after the first (~0.5 MB of chunk, ~50 ms to encode: the host must not block longer). */
+const CHUNK = 5_000;
 /**
  * Messages posted but not yet acknowledged. Each postMessage takes a round trip to the webview
  * (100–300 ms measured in the test host); waiting for each before the next made 100k rows take
  * 6 s to send. A few in flight hide that, and still never flood a slow webview.
  */
-const MAX_IN_FLIGHT = 3;
+const MAX_IN_FLIGHT = 4;
 /** While rows stream in, fewer than CHUNK of them wait at most this long before they are posted. */
 const BATCH_MS = 100;
 
@@ -32,6 +32,8 @@ export class RowSender {
   private generation = 0;
   private waiters: (() => void)[] = [];
   private readonly inFlight = new Set<Promise<unknown>>();
+  /** While paused (the webview not ready yet), rows are kept but not posted. */
+  private paused = false;
   /** Called once, when the first chunk of a load has been posted (performance traces). */
   onFirstPosted?: () => void;
 
@@ -54,6 +56,20 @@ export class RowSender {
     this.lastSent = false;
     this.clearTimer();
     this.release();
+  }
+
+  pause(): void {
+    this.paused = true;
+  }
+
+  /** Posts the rows held, all of them from the first (a webview that started over needs them all). */
+  resume(): void {
+    this.paused = false;
+    this.generation++;
+    this.sent = 0;
+    this.lastSent = false;
+    this.clearTimer();
+    this.kick();
   }
 
   /** More rows (appended; indices follow on). */
@@ -87,7 +103,7 @@ export class RowSender {
   }
 
   private kick(): void {
-    if (!this.running && !this.timer) void this.run();
+    if (!this.running && !this.timer && !this.paused) void this.run();
   }
 
   private async run(): Promise<void> {

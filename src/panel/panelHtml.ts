@@ -1,0 +1,41 @@
+/**
+ * The records panel's page: strict CSP with a fresh nonce, the bundled script and styles, and a
+ * loading state in the HTML itself so the panel is never blank before its script runs.
+ */
+import * as vscode from 'vscode';
+import { randomBytes } from 'node:crypto';
+
+export function panelHtml(webview: vscode.Webview, extensionUri: vscode.Uri, loadingText: string): string {
+  const nonce = randomBytes(18).toString('base64');
+  const dist = vscode.Uri.joinPath(extensionUri, 'dist');
+  const script = webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.js'));
+  const style = webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.css'));
+  const codicons = webview.asWebviewUri(vscode.Uri.joinPath(dist, 'codicons', 'codicon.css'));
+  const csp = [
+    "default-src 'none'",
+    `img-src ${webview.cspSource}`,
+    `style-src ${webview.cspSource}`,
+    `font-src ${webview.cspSource}`,
+    `script-src 'nonce-${nonce}'`,
+  ].join('; ');
+  return `<!DOCTYPE html>
+<html lang="${vscode.env.language}">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" href="${codicons}">
+<link rel="stylesheet" href="${style}">
+<title>DMARC records</title>
+</head>
+<body>
+<div id="root"><div class="boot" role="status" data-testid="boot-loading"><span class="codicon codicon-loading codicon-modifier-spin" aria-hidden="true"></span><span>${escapeHtml(loadingText)}</span></div></div>
+<script nonce="${nonce}" src="${script}"></script>
+</body>
+</html>`;
+}
+
+/** Text for HTML element content and attribute values. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}
