@@ -19,6 +19,8 @@ export const DEFAULT_RETRY_BASE_MS = 1000;
 export const DEFAULT_MAX_RETRY_AFTER_MS = 60_000;
 const MAX_BACKOFF_MS = 30_000;
 const MAX_REDIRECTS = 3;
+/** While a body is parsed as it arrives, the event loop gets a turn at least this often. */
+const YIELD_AFTER_MS = 10;
 
 /** FetchOptions plus knobs that tests and tools need; the extension uses the defaults. */
 export interface ClientOptions extends FetchOptions {
@@ -279,7 +281,14 @@ async function readRecords(
   let bytes = 0;
   if (res.body) {
     const reader = res.body.getReader();
+    let since = Date.now();
     for (;;) {
+      // Reads of data already buffered resolve as microtasks, which never let timers or I/O in:
+      // give the event loop a turn every few milliseconds of parsing.
+      if (Date.now() - since > YIELD_AFTER_MS) {
+        await new Promise((r) => setImmediate(r));
+        since = Date.now();
+      }
       const { done, value } = await reader.read();
       if (done) break;
       if (bytes === 0) options.onFirstByte?.({ status, ms: Date.now() - t0 });

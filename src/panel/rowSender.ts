@@ -8,17 +8,19 @@
 import type { DmarcRecord } from '../api/types';
 import type { HostMessage } from '../shared/protocol';
 import { encodeRows } from '../records/tuple';
+import { perfMark } from '../perf';
 
 /** Rows in the first message: small, so the first rows paint at once. */
 const FIRST_CHUNK = 1_000;
-/** Rows per message after the first (~0.5 MB of chunk, ~50 ms to encode: the host must not block longer). */
-const CHUNK = 5_000;
+/** Rows per message after the first (~0.25 MB, ~10 ms to encode, 80 ms when the machine is busy: the host must not block longer). */
+const CHUNK = 2_500;
 /**
  * Messages posted but not yet acknowledged. Each postMessage takes a round trip to the webview
- * (100–300 ms measured in the test host); waiting for each before the next made 100k rows take
- * 6 s to send. A few in flight hide that, and still never flood a slow webview.
+ * (100–300 ms measured in the test host, more while it is busy); waiting for each before the
+ * next made 100k rows take 6 s to send. Thirty-two in flight (~8 MB) hide that, and still never
+ * queue a million rows' worth in front of a slow webview.
  */
-const MAX_IN_FLIGHT = 4;
+const MAX_IN_FLIGHT = 32;
 /** While rows stream in, fewer than CHUNK of them wait at most this long before they are posted. */
 const BATCH_MS = 100;
 
@@ -133,6 +135,7 @@ export class RowSender {
           (): boolean => this.inFlight.delete(settled),
         );
         this.inFlight.add(settled);
+        if (Math.floor((offset + count) / 25_000) > Math.floor(offset / 25_000)) perfMark('posted', { rows: offset + count });
         if (offset === 0) {
           await settled;
           this.onFirstPosted?.();
