@@ -84,6 +84,7 @@ describe('row sender (host → records webview)', () => {
     sender.add(records(10, 5000));
     await sender.finish();
     assert.deepStrictEqual(sources(), records(10, 5000).map((r) => r.source));
+    assert.equal(posted.at(-1)!.total, 10, 'the rows before the reset are not counted');
     const empty = harness();
     await empty.sender.finish([]);
     assert.equal(empty.posted.length, 1);
