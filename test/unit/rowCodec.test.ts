@@ -136,7 +136,7 @@ describe('rows chunk codec (host → webview)', () => {
       }
       return out;
     };
-    for (const q of ['src3', 'example.net', '198.51.100.42', 'reportid=r-1', '=r-2', 'd=d2.example', 's=(none)', 'temperror', '31', 'quarantine', 'pass', '2026-11-05', 'mail7.example.net, second', 'zzz']) {
+    for (const q of ['src3', 'example.net', '198.51.100.42', 'reportid=r-1', '=r-2', 'd=d2.example', 's=(none)', 'temperror', '31', 'quarantine', 'pass', '2026-11-05', 'mail7.example.net, second', 'm', 'ma', 'mail1', 'mail12', 'mail1', 'zzz']) {
       const mask = new Uint8Array(store.length);
       store.search.search(q, 0, store.length, mask);
       const got = [...mask].flatMap((m, i) => (m ? [i] : []));

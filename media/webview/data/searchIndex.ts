@@ -33,11 +33,15 @@ class Segment {
 
   /** Per string, 1 when its lowercase contains `q`. */
   matches(q: string): Uint8Array {
-    if (this.q === q && this.m.length === this.dict.length) return this.m;
+    const n = this.dict.length;
+    if (this.q === q && this.m.length === n) return this.m;
     const lower = this.lower;
-    for (let id = lower.length; id < this.dict.length; id++) lower.push(this.dict[id]!.toLowerCase());
-    const m = new Uint8Array(this.dict.length);
-    for (let id = 0; id < m.length; id++) if (lower[id]!.includes(q)) m[id] = 1;
+    for (let id = lower.length; id < n; id++) lower.push(this.dict[id]!.toLowerCase());
+    const m = new Uint8Array(n);
+    const prev = this.q !== undefined && this.m.length === n && q.includes(this.q) ? this.m : undefined;
+    // Typing on: a longer query can only match strings the shorter one matched.
+    if (prev) for (let id = 0; id < n; id++) m[id] = prev[id] && lower[id]!.includes(q) ? 1 : 0;
+    else for (let id = 0; id < n; id++) if (lower[id]!.includes(q)) m[id] = 1;
     this.q = q;
     this.m = m;
     return m;
