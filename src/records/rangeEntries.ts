@@ -25,7 +25,46 @@ export interface Entry {
 
 let nextSeq = 0;
 
-export function makeEntry(start: number, end: number, result: FetchResult, fetchedAt: number): Entry {
+/** Rows sorted in one go; longer lists are sorted in runs of this many and merged, yielding in between. */
+const SORT_RUN = 32_768;
+const byDate = (a: DmarcRecord, b: DmarcRecord): number => a.dateMs - b.dateMs;
+const tick = (): Promise<void> => new Promise((r) => setImmediate(r));
+
+/**
+ * The records by date (ties in their order), as one stable sort would give them, without holding
+ * the event loop: sorting a million rows at once blocked the extension host for ~500 ms.
+ */
+export async function sortByDate(records: readonly DmarcRecord[]): Promise<DmarcRecord[]> {
+  if (records.length <= SORT_RUN) return [...records].sort(byDate);
+  let runs: DmarcRecord[][] = [];
+  for (let i = 0; i < records.length; i += SORT_RUN) {
+    runs.push(records.slice(i, i + SORT_RUN).sort(byDate));
+    await tick();
+  }
+  while (runs.length > 1) {
+    const next: DmarcRecord[][] = [];
+    for (let k = 0; k < runs.length; k += 2) next.push(k + 1 < runs.length ? await merge(runs[k]!, runs[k + 1]!) : runs[k]!);
+    runs = next;
+  }
+  return runs[0]!;
+}
+
+/** Merges two sorted runs, `a`'s rows first on ties (stable), yielding every 64k rows. */
+async function merge(a: DmarcRecord[], b: DmarcRecord[]): Promise<DmarcRecord[]> {
+  const out = new Array<DmarcRecord>(a.length + b.length);
+  let i = 0;
+  let j = 0;
+  let o = 0;
+  while (i < a.length && j < b.length) {
+    out[o++] = b[j]!.dateMs < a[i]!.dateMs ? b[j++]! : a[i++]!;
+    if ((o & 0xffff) === 0) await tick();
+  }
+  while (i < a.length) out[o++] = a[i++]!;
+  while (j < b.length) out[o++] = b[j++]!;
+  return out;
+}
+
+export async function makeEntry(start: number, end: number, result: FetchResult, fetchedAt: number): Promise<Entry> {
   let records = result.records;
   let inside = true;
   let sorted = true;
@@ -35,7 +74,7 @@ export function makeEntry(start: number, end: number, result: FetchResult, fetch
     else if (i > 0 && t < records[i - 1]!.dateMs) sorted = false;
   }
   if (!inside) records = records.filter((r) => r.dateMs >= start && r.dateMs <= end);
-  if (!sorted || !inside) records = [...records].sort((a, b) => a.dateMs - b.dateMs);
+  if (!sorted || !inside) records = await sortByDate(records);
   return { start, end, records, warnings: result.warnings, rejected: result.rejected, fetchedAt, storedSeq: ++nextSeq };
 }
 

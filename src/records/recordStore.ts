@@ -263,7 +263,7 @@ export class RecordStore {
           return undefined;
         });
         if (stored) {
-          const entry = makeEntry(stored.start, stored.end, stored.result, stored.fetchedAt);
+          const entry = await makeEntry(stored.start, stored.end, stored.result, stored.fetchedAt);
           if (this.isCurrent(scope, state)) this.keep(state, entry);
           return { entry, source: 'disk' };
         }
@@ -280,7 +280,7 @@ export class RecordStore {
         }
       });
       flight.streamed = [];
-      const entry = makeEntry(s, e, result, this.now().getTime());
+      const entry = await makeEntry(s, e, result, this.now().getTime());
       if (this.isCurrent(scope, state)) {
         this.keep(state, entry);
         if (disk) this.write(disk, scope, entry);

@@ -67,3 +67,21 @@ describe('record store: rows while they arrive', () => {
     assert.ok(ok.records.length > handed.length);
   });
 });
+
+describe('record store: sorting a large range by date', () => {
+  it('sorts by date, ties in their order, exactly as one stable sort, in runs merged without holding the event loop', async () => {
+    const { sortByDate } = await import('../../src/records/rangeEntries');
+    let seed = 7;
+    const rnd = (n: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
+    const rows = Array.from({ length: 200_003 }, (_, i) => ({ dateMs: rnd(5000) * 1000, i }) as unknown as DmarcRecord);
+    const want = [...rows].sort((a, b) => a.dateMs - b.dateMs);
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 0);
+    const got = await sortByDate(rows);
+    clearInterval(timer);
+    assert.equal(got.length, rows.length);
+    assert.ok(got.every((r, k) => r === want[k]), 'the same order as a stable sort');
+    assert.ok(ticks > 0, 'timers ran while it sorted');
+    assert.deepStrictEqual((await sortByDate(rows.slice(0, 10))).map((r) => r.dateMs), want.filter((r) => rows.slice(0, 10).includes(r)).map((r) => r.dateMs));
+  });
+});
