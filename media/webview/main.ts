@@ -218,19 +218,12 @@ class App {
     this.pump.cancel();
     const message = typeof m.message === 'string' ? m.message : 'Unknown error.';
     if (typeof m.partial === 'number' && m.partial > 0 && this.model.length > 0) {
-      // The load failed after rows arrived: they stay, said to be incomplete, with a way to retry.
+      // The load failed after rows arrived: they stay, said to be incomplete, with Retry.
       this.phase = 'ready';
       this.complete = true;
       this.growing = false;
-      this.notices.set([`Incomplete: only the first ${formatCount(this.model.length)} rows arrived. ${message}`], {
-        label: 'Retry',
-        run: () => {
-          this.notices.set([]);
-          post({ type: 'retry' });
-        },
-      });
-      this.update();
-      return;
+      this.notices.incomplete(this.model.length, message, () => post({ type: 'retry' }));
+      return this.update();
     }
     this.phase = 'error';
     this.complete = true;

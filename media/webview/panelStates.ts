@@ -53,6 +53,17 @@ export class Notices {
     this.element.hidden = true;
   }
 
+  /** Says the rows shown are incomplete (the load failed after `rows` arrived), with Retry. */
+  incomplete(rows: number, message: string, retry: () => void): void {
+    this.set([`Incomplete: only the first ${formatCount(rows)} rows arrived. ${message}`], {
+      label: 'Retry',
+      run: () => {
+        this.set([]);
+        retry();
+      },
+    });
+  }
+
   /** Shows the notices, with one action button when given (e.g. Retry). */
   set(list: string[], action?: { label: string; run: () => void }): void {
     this.list = list;

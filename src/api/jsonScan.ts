@@ -30,23 +30,23 @@
  * caller yields to the event loop between steps.
  */
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COMMA = 0x2c;
-const COLON = 0x3a;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
-const BOM = 0xfeff;
+export const QUOTE = 0x22;
+export const BACKSLASH = 0x5c;
+export const COMMA = 0x2c;
+export const COLON = 0x3a;
+export const OPEN_BRACKET = 0x5b;
+export const CLOSE_BRACKET = 0x5d;
+export const OPEN_BRACE = 0x7b;
+export const CLOSE_BRACE = 0x7d;
+export const BOM = 0xfeff;
 
 /** JSON's four whitespace characters (not \s: JSON.parse rejects the others). */
-function isJsonSpace(c: number): boolean {
+export function isJsonSpace(c: number): boolean {
   return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 }
 
 /** The envelope member that holds the rows. */
-const RECORDS_KEY = 'dmarcRecords';
+export const RECORDS_KEY = 'dmarcRecords';
 
 /**
  * Characters per piece, and the length of a jump: ~140 rows of the API. Small on purpose: the
@@ -290,7 +290,8 @@ export class RecordsArrayScanner {
   }
 }
 
-function decodeKey(raw: string): string | undefined {
+/** A key's raw text decoded as JSON.parse would (escapes), undefined when it is not a valid string. */
+export function decodeKey(raw: string): string | undefined {
   try {
     return JSON.parse(`"${raw}"`) as string;
   } catch {

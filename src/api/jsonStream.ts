@@ -20,24 +20,15 @@
  * as rows is dropped.
  */
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COMMA = 0x2c;
-const COLON = 0x3a;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
-const BOM = 0xfeff;
-const RECORDS_KEY = 'dmarcRecords';
+import { randomBytes } from 'node:crypto';
+import {
+  BACKSLASH, BOM, CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, decodeKey, isJsonSpace, OPEN_BRACE, OPEN_BRACKET, QUOTE, RECORDS_KEY,
+} from './jsonScan';
+
 /** The longest stretch parsed in one JSON.parse (~2–7 ms): a push of many megabytes is cut into these. */
 const MAX_JUMP_CHARS = 1 << 20;
 /** Character-by-character stretches are parsed once they are this long (or the text runs out). */
 const SLOW_PIECE_CHARS = 64 * 1024;
-
-function isJsonSpace(c: number): boolean {
-  return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
-}
 
 export type StreamEnd =
   /** The skeleton: the body with the records array replaced by `marker`, for the caller to parse and check. */
@@ -49,7 +40,7 @@ export type StreamEnd =
 
 /** The marker standing for the records array in the skeleton: a string a server cannot guess. */
 function newMarker(): string {
-  return `\u0000records-${Math.random().toString(36).slice(2)}${Math.random().toString(36).slice(2)}`;
+  return `\u0000records-${randomBytes(16).toString('hex')}`;
 }
 
 export class RecordsStreamParser {
@@ -306,14 +297,6 @@ function closingQuote(text: string, i: number): number {
     let b = q - 1;
     while (text.charCodeAt(b) === BACKSLASH) b--;
     if ((q - b) % 2 === 1) return q;
-  }
-}
-
-function decodeKey(raw: string): string | undefined {
-  try {
-    return JSON.parse(`"${raw}"`) as string;
-  } catch {
-    return undefined;
   }
 }
 
