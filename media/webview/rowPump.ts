@@ -39,7 +39,7 @@ document.addEventListener('securitypolicyviolation', (e) => {
 });
 
 /**
- * While rows stream in, the view is recomputed at most this often, and never more than a quarter
+ * While rows stream in, the view is recomputed at most this often, and never more than a tenth
  * of the time (a recompute of 500k rows takes ~200 ms: reading the rows must not wait on it).
  */
 const STREAM_UPDATE_MS = 200;
@@ -147,7 +147,7 @@ export class RowPump {
         });
       }
     } else if (!this.updateTimer) {
-      const wait = Math.max(0, Math.max(STREAM_UPDATE_MS, 3 * this.updateCost) - (performance.now() - this.lastUpdate));
+      const wait = Math.max(0, Math.max(STREAM_UPDATE_MS, 9 * this.updateCost) - (performance.now() - this.lastUpdate));
       this.updateTimer = window.setTimeout(() => {
         this.updateTimer = 0;
         const t = performance.now();
