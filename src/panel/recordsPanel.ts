@@ -237,6 +237,8 @@ export class RecordsPanel implements vscode.Disposable {
     switch (m.type) {
       case 'ready':
         perfMark('panelReady');
+        // Ready first, so that init goes out at once and the status held so far follows it.
+        this.ready = true;
         void this.post({
           type: 'init',
           title: this.panel.title,
@@ -246,7 +248,6 @@ export class RecordsPanel implements vscode.Disposable {
           ...(this.target.initialSearch !== undefined ? { initialSearch: this.target.initialSearch } : {}),
           ...(this.layout() ? { layout: this.layout()! } : {}),
         });
-        this.ready = true;
         for (const m of this.held.splice(0)) void this.post(m);
         // Rows held so far go out now; a webview that started over gets them all again.
         this.sender.resume();

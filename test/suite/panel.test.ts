@@ -155,6 +155,28 @@ describe('records panel (extension host, local API server)', () => {
     }
   });
 
+  it('an error that came before the webview was ready reaches it, right after init', async () => {
+    const account = api.accounts.list()[0];
+    const org = account.organizations[0];
+    server.setFaults({ error400: true });
+    const opened = api.panels.open({ account, org, ...daysBack(90, 1) });
+    try {
+      await opened.load(false); // settles with the error held: the webview has not said ready
+      const posted: string[] = [];
+      const webview = opened.panel.webview;
+      const post = webview.postMessage.bind(webview);
+      (webview as unknown as { postMessage: (m: { type: string }) => Thenable<boolean> }).postMessage = (m) => {
+        posted.push(m.type);
+        return post(m);
+      };
+      await opened.handleMessage({ type: 'ready' });
+      assert.deepEqual(posted.slice(0, 2), ['init', 'error']);
+    } finally {
+      server.setFaults({});
+      opened.panel.dispose();
+    }
+  });
+
   it('opening the same organization and range again reveals the same panel', async () => {
     await runScripted(api, Commands.fetchRange, ['Last 7 days']);
     assert.equal(api.panels.all.length, 1);
