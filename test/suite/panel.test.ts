@@ -245,6 +245,23 @@ describe('records panel (extension host, local API server)', () => {
     assert.ok(csv.includes('"line\nbreak"'));
   });
 
+  it('an export tab filled in many pieces holds exactly the export (JSON, and CSV with CRLF)', async () => {
+    const { openExport } = await import('../../src/export/openExport');
+    const { toJson, toCsv } = await import('../../src/export/format');
+    const records = panel.rows.slice(0, 40);
+    for (const format of ['json', 'csv'] as const) {
+      // Pieces of about 700 characters: several rows each, one CRLF-ended CSV line split nowhere.
+      const outcome = await openExport(records, format, 'pieces', { editChars: 700 });
+      assert.equal(outcome.kind, 'tab');
+      const doc = (outcome as { editor: vscode.TextEditor }).editor.document;
+      const expected = format === 'json' ? toJson(records) : toCsv(records);
+      assert.ok(expected.length > 5 * 700, 'the text spans several pieces');
+      assert.equal(doc.getText(), expected);
+      assert.equal(doc.eol, format === 'csv' ? vscode.EndOfLine.CRLF : vscode.EndOfLine.LF);
+      await closeUntitled(doc);
+    }
+  });
+
   it('a large export is saved to a file instead: one record per line, streamed, the same rows', async () => {
     const { openExport } = await import('../../src/export/openExport');
     const dir = mkdtempSync(join(tmpdir(), 'dmarc-export-'));
