@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { Account, AccountStore, Organization } from '../accounts/accountStore';
 import { organizationLabel } from '../accounts/accountStore';
 import { ApiError, describeApiError } from '../api';
-import type { DmarcRecord } from '../api/types';
+import type { DmarcRecord, FetchResult } from '../api/types';
 import type { RecordStore } from '../records/recordStore';
 import { rangeLabel } from '../records/dateInput';
 import {
@@ -342,11 +342,20 @@ export class RecordsPanel implements vscode.Disposable {
     const notices: string[] = [...extraNotices];
     let records: DmarcRecord[];
     try {
-      const data = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: t('DMARC: fetching records') }, () =>
+      // The whole body is in (`onComplete`) before the store has sorted and kept it: the streamed
+      // rows can be declared complete then, a second or more sooner for a million rows.
+      let completed: ((r: FetchResult) => void) | undefined;
+      const bodyDone = new Promise<FetchResult>((resolve) => (completed = resolve));
+      const got = vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: t('DMARC: fetching records') }, () =>
         // With a signal: when this panel closes, a request nobody else waits for is stopped.
-        this.deps.store.get({ accountId: account.id, baseUrl: account.baseUrl, apiKey, organizationId: org.id }, start, end, { refresh, signal: abort.signal, onRows }),
+        this.deps.store.get({ accountId: account.id, baseUrl: account.baseUrl, apiKey, organizationId: org.id }, start, end, { refresh, signal: abort.signal, onRows, onComplete: completed }),
       );
-      records = source !== undefined ? data.records.filter((r) => r.source === source) : data.records;
+      const first = await Promise.race([got.then((view) => ({ data: view, whole: false })), bodyDone.then((result) => ({ data: result, whole: true }))]);
+      got.then(undefined, () => undefined); // after the body is in, the store's own failure is not this panel's
+      const { data } = first;
+      // The fetch's result covers the flight's range, which may be wider than this panel's.
+      const inRange = first.whole ? data.records.filter((r) => r.dateMs >= s && r.dateMs <= e) : data.records;
+      records = source !== undefined ? inRange.filter((r) => r.source === source) : inRange;
       if (data.rejected.count) notices.push(t('{0} malformed row(s) in the response were left out. First: {1}', data.rejected.count, data.rejected.samples.map((x) => `#${x.index} ${x.reason}`).join('; ')));
       for (const w of data.warnings) notices.push(w.message);
     } catch (err) {
