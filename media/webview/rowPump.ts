@@ -22,6 +22,8 @@ export interface Perf {
   loadedAt: number | null;
   lastSortMs: number | null;
   lastFilterMs: number | null;
+  /** Bytes the rows and their caches hold in typed arrays, which `performance.memory` does not count (set by main.ts). */
+  arrayBytes?: () => number;
   /** Content-Security-Policy violations seen in this page (directive and blocked URI): tests assert there are none. */
   csp: string[];
 }
@@ -64,7 +66,9 @@ export class RowPump {
   private firstRowsAt = 0;
   private idleHandle = 0;
 
-  constructor(private readonly app: App) {}
+  constructor(private readonly app: App) {
+    perf.arrayBytes = () => app.model.bytes();
+  }
 
   push(m: RowsMessage): void {
     this.queue.push(m);

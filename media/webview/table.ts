@@ -335,7 +335,7 @@ function fillCell(cell: HTMLDivElement, c: ColumnId, store: RowStore, index: num
     cell.textContent = formatDate(store.dateMs[index] ?? Number.NaN, text);
     cell.title = text;
   } else if (c === 'dkim' || c === 'dkimDomains') {
-    const sigs = store.dkims[index] ?? [];
+    const sigs = store.dkims(index);
     if (sigs.length === 0) {
       cell.textContent = c === 'dkim' ? '0' : '';
       cell.removeAttribute('title');

@@ -4,7 +4,7 @@ import { strict as assert } from 'node:assert';
 import { normaliseRow } from '../../src/api/schema';
 import type { DmarcRecord } from '../../src/api/types';
 import { encodeRows, toRowFields, toTuple } from '../../src/records/tuple';
-import { T } from '../../src/shared/columns';
+import { COLUMNS, T } from '../../src/shared/columns';
 import { decodeChunk, encodeChunk, L, listOf, S, SCALARS, str, type RowChunk, type RowFields } from '../../src/shared/rowCodec';
 import { RowStore } from '../../media/webview/data/store';
 
@@ -111,7 +111,9 @@ describe('rows chunk codec (host → webview)', () => {
     fromChunk.appendChunk(decodeChunk(encodeRows(records, 0, records.length)));
     const fromTuples = new RowStore();
     fromTuples.append(records.map(toTuple));
-    assert.deepStrictEqual(fromChunk.text, fromTuples.text);
+    const every = (st: RowStore) => Array.from({ length: st.length }, (_, i) => [COLUMNS.map((c) => st.cell(i, c)), st.rdns(i), st.dkims(i), st.extraPairs(i)]);
+    assert.deepStrictEqual(every(fromChunk), every(fromTuples));
+    assert.equal(fromChunk.length, records.length);
     assert.deepStrictEqual([...fromChunk.emails.subarray(0, 12)], records.map((r) => r.emails));
     assert.equal(fromChunk.cell(5, 'source'), HOSTILE[4]);
   });
@@ -129,8 +131,8 @@ describe('rows chunk codec (host → webview)', () => {
     const naive = (q: string): number[] => {
       const out: number[] = [];
       for (let i = 0; i < store.length; i++) {
-        const cells = store.text.map((col) => col[i]!.toLowerCase());
-        const ex = store.extras[i]!;
+        const cells = COLUMNS.map((c) => store.cell(i, c).toLowerCase());
+        const ex = store.extraPairs(i);
         for (let k = 0; k < ex.length; k += 2) cells.push(`${ex[k]}=${ex[k + 1]}`.toLowerCase());
         if (cells.some((c) => c.includes(q))) out.push(i);
       }

@@ -3,7 +3,7 @@
  * share one), so any sort after that is a counting sort over integers.
  */
 import type { ColumnId } from '../../../src/shared/columns';
-import { COL, type RowStore } from './store';
+import type { RowStore } from './store';
 
 export interface SortSpec {
   column: ColumnId;
@@ -52,8 +52,8 @@ function ranksFrom(code: Uint32Array, sortedIds: ArrayLike<number>): Ranks {
  * sorted with the collator: V8's TimSort finds the runs already in order, and the collator pass
  * costs little more than one comparison per value. The result is exactly collator order.
  */
-function rankText(values: readonly string[], length: number): Ranks {
-  const { uniq, code, index } = distinct(length, (i) => values[i]!);
+function rankText(values: (i: number) => string, length: number): Ranks {
+  const { uniq, code, index } = distinct(length, values);
   const sorted = uniq.slice();
   if (sorted.length >= 2000) sorted.sort();
   sorted.sort(collator.compare);
@@ -99,20 +99,20 @@ export function denseRanks(keys: Float64Array): { rank: Uint32Array; distinct: n
   return { rank, distinct: u };
 }
 
-function rankByNumber(values: readonly string[], length: number, keyOf: (v: string, i: number) => number): Ranks {
+function rankByNumber(values: (i: number) => string, length: number, keyOf: (v: string, i: number) => number): Ranks {
   const keys = new Float64Array(length);
   const nan: number[] = [];
   for (let i = 0; i < length; i++) {
-    const k = keyOf(values[i]!, i);
+    const k = keyOf(values(i), i);
     keys[i] = k;
     if (Number.isNaN(k)) nan.push(i);
   }
   const { rank, distinct: u } = denseRanks(keys);
   let r = u;
   if (nan.length) {
-    nan.sort((a, b) => codeUnitCompare(values[a]!, values[b]!) || a - b);
+    nan.sort((a, b) => codeUnitCompare(values(a), values(b)) || a - b);
     for (let k = 0; k < nan.length; k++) {
-      if (k > 0 && values[nan[k]!] !== values[nan[k - 1]!]) r++;
+      if (k > 0 && values(nan[k]!) !== values(nan[k - 1]!)) r++;
       rank[nan[k]!] = r;
     }
     r++;
@@ -121,8 +121,8 @@ function rankByNumber(values: readonly string[], length: number, keyOf: (v: stri
 }
 
 /** DKIM cells: by signature count, then by their results. Few distinct values, so a comparator sort. */
-function rankDkim(values: readonly string[], length: number): Ranks {
-  const { uniq, code } = distinct(length, (i) => values[i]!);
+function rankDkim(values: (i: number) => string, length: number): Ranks {
+  const { uniq, code } = distinct(length, values);
   const count = uniq.map((v) => parseInt(v, 10) || 0);
   const ids = uniq.map((_, k) => k).sort((a, b) => count[a]! - count[b]! || collator.compare(uniq[a]!, uniq[b]!));
   return ranksFrom(code, ids);
@@ -167,8 +167,11 @@ export function sortByRank(ranks: Uint32Array, distinct: number, length: number,
 
 /** The ranks of one column of the store. */
 export function rankColumn(s: RowStore, column: ColumnId): Ranks {
-  const values = s.text[COL[column]]!;
-  if (column === 'emails') return rankByNumber(values, s.length, Number);
+  const values = s.column(column);
+  if (column === 'emails') {
+    const emails = s.emails;
+    return rankByNumber(values, s.length, (_v, i) => emails[i]!);
+  }
   if (column === 'date') {
     const dates = s.dateMs;
     return rankByNumber(values, s.length, (_v, i) => dates[i]!);

@@ -9,9 +9,9 @@
  */
 import { COLUMNS } from '../../../src/shared/columns';
 
-const NCOL = COLUMNS.length;
+export const NCOL = COLUMNS.length;
 
-class Segment {
+export class Segment {
   readonly dict: string[];
   private lower: string[] = [];
   readonly ids: Uint32Array;
@@ -50,6 +50,7 @@ class Segment {
 
 /** Writes one chunk's rows into its segment. */
 export interface SegmentWriter {
+  readonly segment: Segment;
   /** Adds a derived text (the caller adds each once) and gives its id. */
   add(text: string): number;
   /** The text of row `r` (of the chunk) in `column` is string `id`. */
@@ -70,6 +71,7 @@ export class SearchIndex {
     const seg = new Segment(from, count, strings);
     this.segments.push(seg);
     return {
+      segment: seg,
       add: (text) => seg.dict.push(text) - 1,
       set: (r, column, id) => {
         seg.ids[r * NCOL + column] = id;
