@@ -22,7 +22,7 @@
  * each step of a run happened; BENCH_CPUPROFILE=<dir> writes CPU profiles of the extension host.
  */
 import { spawn } from 'node:child_process';
-import { readFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { readFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -186,8 +186,9 @@ async function main(): Promise<void> {
       results.hostBlocked.push(Math.max(0, ...loops.map((e) => e.maxMs ?? 0)));
       // Heaps after the load (and the sorts, filters and groupings above).
       results.hostHeap.push(loops.at(-1)?.heapMB ?? NaN);
-      // The JS heap and the typed arrays the rows and caches hold (outside it, uncounted by performance.memory).
-      results.webviewHeap.push(await frame.evaluate(() => (((performance as unknown as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? NaN) + (window as unknown as { __dmarcPerf: { arrayBytes?: () => number } }).__dmarcPerf.arrayBytes!()) / 1048576));
+      // What the webview holds: its JS heap after a garbage collection (what is left is live), and
+      // the typed arrays the rows and caches hold (outside that heap, uncounted by performance.memory).
+      results.webviewHeap.push(await webviewHeapMB(page, frame));
       // The export bar is for 100k rows; above 200k rows an export goes to a file (a save dialog).
       const exported = rows <= 200_000 ? await exportAll(page, frame, perfFile, rows) : { ms: NaN, lines: 0, blocked: NaN };
       if (rows <= 200_000) {
@@ -239,6 +240,28 @@ async function main(): Promise<void> {
   line('  (host blk)', results.exportBlocked, 200, 'ms');
   const exportMedian = Math.round(median(results.exportJson));
   console.log(`export JSON ${Math.round(results.rows / 1000)}k: ${exportMedian} ms (bar 3000 ms) ${exportMedian <= 3000 ? 'met' : 'MISSED'} — ${results.exportLines} lines for ${results.rows} rows`);
+}
+
+/** The webview's live JS heap plus its typed arrays, in MB; BENCH_HEAPSNAPSHOT=<file> also writes a heap snapshot of it. */
+async function webviewHeapMB(page: Page, frame: Frame): Promise<number> {
+  // The webview is an out-of-process frame of the workbench page: a DevTools session of its own.
+  const cdp = await page.context().newCDPSession(frame).catch(() => page.context().newCDPSession(page));
+  try {
+    await cdp.send('HeapProfiler.enable');
+    await cdp.send('HeapProfiler.collectGarbage');
+    const { usedSize } = await cdp.send('Runtime.getHeapUsage');
+    const arrays = await frame.evaluate(() => (window as unknown as { __dmarcPerf: { arrayBytes?: () => number } }).__dmarcPerf.arrayBytes?.() ?? 0);
+    if (process.env.BENCH_HEAPSNAPSHOT) {
+      const out: string[] = [];
+      cdp.on('HeapProfiler.addHeapSnapshotChunk', (e) => out.push(e.chunk));
+      await cdp.send('HeapProfiler.takeHeapSnapshot', { reportProgress: false });
+      writeFileSync(process.env.BENCH_HEAPSNAPSHOT, out.join(''));
+      console.log(`  heap snapshot: ${process.env.BENCH_HEAPSNAPSHOT}`);
+    }
+    return (usedSize + arrays) / 1048576;
+  } finally {
+    await cdp.detach().catch(() => undefined);
+  }
 }
 
 /**

@@ -143,7 +143,10 @@ export class RowStore implements Facts {
     const strings = c.strings;
     const sc = c.scalars;
     // The chunk's strings are its segment's first ids; derived texts are added to it.
-    const seg = this.search.begin(this.length, c.count, strings);
+    // At most: the chunk's strings, '', pass, fail, and per row a derived emails, DKIM, DKIM
+    // results and rDNS text, and one per extra field.
+    const maxIds = strings.length + 3 + c.count * 4 + (c.listCodes[L.extras]!.length >> 1);
+    const seg = this.search.begin(this.length, c.count, strings, maxIds);
     // Copies: the chunk's buffer (and its strings' UTF-16 text) is not kept.
     const part: Part = { from: this.length, seg: seg.segment, strings, starts: c.listStarts.map((a) => a.slice()), codes: c.listCodes.map((a) => a.slice()) };
     const partIndex = this.parts.push(part) - 1;
@@ -210,12 +213,9 @@ export class RowStore implements Facts {
 
   /** Bytes in typed arrays (outside the JS heap that `performance.memory` reports). */
   bytes(): number {
-    let n = 0;
+    let n = this.search.bytes();
     for (const a of [this.emails, this.dateMs, this.dmarcPass, this.spfAligned, this.dkimAligned, this.disposition, this.partOf]) n += a.byteLength;
-    for (const p of this.parts) {
-      n += p.seg.ids.byteLength + p.seg.extraStart.byteLength;
-      for (const a of [...p.starts, ...p.codes]) n += a.byteLength;
-    }
+    for (const p of this.parts) for (const a of [...p.starts, ...p.codes]) n += a.byteLength;
     return n;
   }
 
