@@ -11,15 +11,15 @@
  * host's record index.
  */
 import { COLUMNS, T, type ColumnId } from '../../../src/shared/columns';
-import { decodeChunk, encodeChunk, L, listOf, S, type RowChunk, type RowFields } from '../../../src/shared/rowCodec';
+import { decodeChunk, encodeChunk, L, S, type RowChunk, type RowFields } from '../../../src/shared/rowCodec';
 import { dkimText, valueLabel } from '../format';
 import { NCOL, SearchIndex, type Segment } from './searchIndex';
 import type { Facts } from './fieldTypes';
 
 export const COL: Record<ColumnId, number> = Object.fromEntries(COLUMNS.map((c, i) => [c, i])) as Record<ColumnId, number>;
 
-/** Per column, the chunk's scalar field it shows as is (-1: derived from several, see appendChunk). */
-const SCALAR_OF: readonly number[] = COLUMNS.map((c) => (c in S ? S[c as keyof typeof S] : -1));
+/** [column, the chunk's scalar field it shows as is, …] for the columns that show one (the others are derived, see appendChunk). */
+const SCALAR_COLS: readonly number[] = COLUMNS.flatMap((c, col) => (c in S ? [col, S[c as keyof typeof S]] : []));
 
 const DISPOSITION_CODE = new Map<string, number>([['none', 0], ['quarantine', 1], ['reject', 2]]);
 
@@ -75,6 +75,13 @@ function grow<T extends Float64Array | Uint8Array | Uint32Array>(a: T, cap: numb
   const b = make(cap);
   b.set(a.subarray(0, length));
   return b;
+}
+
+/** A column's distinct texts (`uniq`, `index` from text to its position) and each row's among them (`code`). */
+export interface ColumnCodes {
+  uniq: string[];
+  index: Map<string, number>;
+  code: Uint32Array;
 }
 
 /** One appended chunk: its rows' cells (a search segment) and lists. */
@@ -141,71 +148,123 @@ export class RowStore implements Facts {
   appendChunk(c: RowChunk, expectedTotal = 0): void {
     this.ensureCapacity(Math.max(expectedTotal, this.length + c.count));
     const strings = c.strings;
+    const nStr = strings.length;
     const sc = c.scalars;
-    // The chunk's strings are its segment's first ids; derived texts are added to it.
-    // At most: the chunk's strings, '', pass, fail, and per row a derived emails, DKIM, DKIM
-    // results and rDNS text, and one per extra field.
-    const maxIds = strings.length + 3 + c.count * 4 + (c.listCodes[L.extras]!.length >> 1);
-    const seg = this.search.begin(this.length, c.count, strings, maxIds);
-    // Copies: the chunk's buffer (and its strings' UTF-16 text) is not kept.
-    const part: Part = { from: this.length, seg: seg.segment, strings, starts: c.listStarts.map((a) => a.slice()), codes: c.listCodes.map((a) => a.slice()) };
-    const partIndex = this.parts.push(part) - 1;
-    const emptyId = seg.add('');
-    const idOf = (code: number): number => (code < strings.length ? code : emptyId);
-    const times = new Map<number, number>();
+    // The chunk's strings are its segment's first ids; derived texts are added to it. At most:
+    // the chunk's strings, '', pass, fail, and per row a derived emails, DKIM, DKIM results and
+    // rDNS text, and one per extra field.
+    const maxIds = nStr + 3 + c.count * 4 + (c.listCodes[L.extras]!.length >> 1);
+    const w = this.search.begin(this.length, c.count, strings, maxIds);
+    const seg = w.segment;
+    // Copies: the chunk's buffer (and its strings' text) is not kept.
+    const starts = c.listStarts.map((x) => x.slice());
+    const codes = c.listCodes.map((x) => x.slice());
+    const partIndex = this.parts.push({ from: this.length, seg, strings, starts, codes }) - 1;
+    const emptyId = w.add('');
+    const passId = w.add('pass');
+    const failId = w.add('fail');
+    // Facts per string of the chunk, once, instead of string comparisons per row.
+    const isPass = new Uint8Array(nStr);
+    const disp = new Uint8Array(nStr);
+    for (let k = 0; k < nStr; k++) {
+      isPass[k] = strings[k] === 'pass' ? 1 : 0;
+      disp[k] = DISPOSITION_CODE.get(strings[k]!) ?? 3;
+    }
+    const dates = new Float64Array(nStr);
+    const dateKnown = new Uint8Array(nStr);
+    const text = (code: number): string => strings[code] ?? '';
     // Derived cells, once per distinct key in the chunk: their search id.
-    const derived = new Map<number | string, number>();
-    const cached = (key: number | string, make: () => string): number => {
+    const emailIds = new Map<number, number>();
+    const oneSig = new Map<number, number>();
+    const oneResult = new Map<number, number>();
+    const derived = new Map<string, number>();
+    const cached = (key: string, make: () => string): number => {
       let d = derived.get(key);
-      if (d === undefined) derived.set(key, (d = seg.add(make())));
+      if (d === undefined) derived.set(key, (d = w.add(make())));
       return d;
     };
-    const text = (code: number): string => strings[code] ?? '';
-    const passId = seg.add('pass');
-    const failId = seg.add('fail');
-    /** Codes fit in 17 bits: three of them make one exact number. */
-    const small = strings.length < 131072;
-    const B = 131072;
+    const ids = seg.ids;
+    const M = nStr + 1;
+    const [rdS, dkS, exS] = starts as [Uint32Array, Uint32Array, Uint32Array];
+    const [rdC, dkC, exC] = codes as [Uint32Array, Uint32Array, Uint32Array];
+    const pairIds = new Map<number, number>();
+    let emptyDkim = -1;
+    const scalarCols = SCALAR_COLS;
+    const spfCodes = sc[S.alignedSpf]!;
+    const dkimCodes = sc[S.alignedDkim]!;
+    const dateCodes = sc[S.date]!;
+    const dmarcCodes = sc[S.dmarc]!;
     for (let r = 0; r < c.count; r++) {
       const i = this.length;
-      for (let col = 0; col < SCALAR_OF.length; col++) {
-        const f = SCALAR_OF[col]!;
-        if (f >= 0) seg.set(r, col, idOf(sc[f]![r]!));
+      const o = r * NCOL;
+      for (let k = 0; k < scalarCols.length; k += 2) {
+        const code = sc[scalarCols[k + 1]!]![r]!;
+        ids[o + scalarCols[k]!] = code < nStr ? code : emptyId;
       }
       const n = c.emails[r]!;
       const emails = Number.isFinite(n) && n > 0 ? n : 0;
-      const alignedSpf = text(sc[S.alignedSpf]![r]!);
-      const alignedDkim = text(sc[S.alignedDkim]![r]!);
-      const pass = alignedSpf === 'pass' || alignedDkim === 'pass';
-      // Derived keys: numbers for emails (e…), strings prefixed by what they are.
-      seg.set(r, COL.emails, cached(`e${emails}`, () => String(emails)));
-      seg.set(r, COL.dmarcResult, pass ? passId : failId);
-      const dk = listOf(c, L.dkims, r);
-      // One signature (the common case): keyed by its codes as one number, no key string built.
-      const one = dk.length === 3 && small;
-      const sigs = (): Signature[] => signaturesOf(dk, strings);
-      seg.set(r, COL.dkimDomains, dk.length === 0 ? emptyId : cached(one ? (dk[0]! * B + dk[1]!) * B + dk[2]! : `d${dk.join(',')}`, () => sigs().map(signatureText).join('\n')));
-      seg.set(r, COL.dkim, dk.length === 0 ? cached('k', () => dkimText([])) : cached(one ? `k${dk[2]}` : `k${dk.join(',')}`, () => dkimText(sigs().map((d) => d.result))));
-      const rd = listOf(c, L.rdns, r);
-      seg.set(r, COL.rdns, rd.length === 1 ? idOf(rd[0]!) : rd.length === 0 ? emptyId : cached(`n${rd.join(',')}`, () => Array.from(rd, text).join(', ')));
-      const ex = listOf(c, L.extras, r);
-      const pairs: number[] = [];
-      for (let k = 0; k + 1 < ex.length; k += 2) {
-        const name = text(ex[k]!);
-        this.extraNames.add(name);
-        pairs.push(cached(`x${ex[k]},${ex[k + 1]}`, () => `${name}=${text(ex[k + 1]!)}`));
+      let e = emailIds.get(emails);
+      if (e === undefined) emailIds.set(emails, (e = w.add(String(emails))));
+      ids[o + COL.emails] = e;
+      const spfPass = isPass[spfCodes[r]!] ?? 0;
+      const dkimPass = isPass[dkimCodes[r]!] ?? 0;
+      const pass = spfPass | dkimPass;
+      ids[o + COL.dmarcResult] = pass ? passId : failId;
+      // Row r's list spans, clamped (a broken chunk cannot read past its lists).
+      const da = Math.min(dkS[r]!, dkC.length);
+      const db = Math.min(Math.max(dkS[r + 1]!, da), dkC.length);
+      if (db === da) {
+        ids[o + COL.dkimDomains] = emptyId;
+        if (emptyDkim < 0) emptyDkim = w.add(dkimText([]));
+        ids[o + COL.dkim] = emptyDkim;
+      } else if (db - da === 3 && nStr < 200_000) {
+        // One signature (the common case): keyed by its codes as one exact number, no key string
+        // built. (A code past the strings reads as '': clamped to nStr, the key stays exact.)
+        const key = (Math.min(dkC[da]!, nStr) * M + Math.min(dkC[da + 1]!, nStr)) * M + Math.min(dkC[da + 2]!, nStr);
+        let d = oneSig.get(key);
+        if (d === undefined) oneSig.set(key, (d = w.add(signatureText(signaturesOf(dkC.subarray(da, db), strings)[0]!))));
+        ids[o + COL.dkimDomains] = d;
+        const res = Math.min(dkC[da + 2]!, nStr);
+        let k = oneResult.get(res);
+        if (k === undefined) oneResult.set(res, (k = w.add(dkimText([text(res)]))));
+        ids[o + COL.dkim] = k;
+      } else {
+        const list = dkC.subarray(da, db);
+        const key = list.join(',');
+        ids[o + COL.dkimDomains] = cached(`d${key}`, () => signaturesOf(list, strings).map(signatureText).join('\n'));
+        ids[o + COL.dkim] = cached(`k${key}`, () => dkimText(signaturesOf(list, strings).map((x) => x.result)));
       }
-      seg.setExtras(r, pairs);
+      const ra = Math.min(rdS[r]!, rdC.length);
+      const rb = Math.min(Math.max(rdS[r + 1]!, ra), rdC.length);
+      ids[o + COL.rdns] = rb - ra === 1 ? (rdC[ra]! < nStr ? rdC[ra]! : emptyId) : rb === ra ? emptyId : cached(`n${rdC.subarray(ra, rb).join(',')}`, () => Array.from(rdC.subarray(ra, rb), text).join(', '));
+      const xa = Math.min(exS[r]!, exC.length);
+      const xb = Math.min(Math.max(exS[r + 1]!, xa), exC.length);
+      for (let k = xa; k + 1 < xb; k += 2) {
+        const nameCode = Math.min(exC[k]!, nStr);
+        const valueCode = Math.min(exC[k + 1]!, nStr);
+        const key = nameCode * M + valueCode;
+        let x = pairIds.get(key);
+        if (x === undefined) {
+          const name = text(nameCode);
+          this.extraNames.add(name);
+          pairIds.set(key, (x = w.add(`${name}=${text(valueCode)}`)));
+        }
+        seg.extraIds.push(x);
+      }
+      seg.extraStart[r + 1] = seg.extraIds.length;
       this.partOf[i] = partIndex;
       this.emails[i] = emails;
-      const dateCode = sc[S.date]![r]!;
-      let ms = times.get(dateCode);
-      if (ms === undefined) times.set(dateCode, (ms = Date.parse(text(dateCode))));
+      const dateCode = dateCodes[r]!;
+      if (dateCode < nStr && !dateKnown[dateCode]) {
+        dateKnown[dateCode] = 1;
+        dates[dateCode] = Date.parse(text(dateCode));
+      }
+      const ms = dateCode < nStr ? dates[dateCode]! : Number.NaN;
       this.dateMs[i] = Number.isFinite(ms) ? ms : Number.NaN;
-      this.dmarcPass[i] = pass ? 1 : 0;
-      this.spfAligned[i] = alignedSpf === 'pass' ? 1 : 0;
-      this.dkimAligned[i] = alignedDkim === 'pass' ? 1 : 0;
-      this.disposition[i] = DISPOSITION_CODE.get(text(sc[S.dmarc]![r]!)) ?? 3;
+      this.dmarcPass[i] = pass;
+      this.spfAligned[i] = spfPass;
+      this.dkimAligned[i] = dkimPass;
+      this.disposition[i] = disp[dmarcCodes[r]!] ?? 3;
       this.length++;
     }
     this.version++;
@@ -229,6 +288,39 @@ export class RowStore implements Facts {
     if (!(index >= 0 && index < this.length)) return '';
     const seg = this.parts[this.partOf[index]!]!.seg;
     return seg.dict[seg.ids[(index - seg.from) * NCOL + col]!] ?? '';
+  }
+
+  /**
+   * A column's distinct texts and each row's code among them. Read through the segments' string
+   * ids, so a text is looked up once per chunk that has it, not once per row.
+   */
+  columnCodes(column: ColumnId): ColumnCodes {
+    const col = COL[column];
+    const index = new Map<string, number>();
+    const uniq: string[] = [];
+    const code = new Uint32Array(this.length);
+    for (const p of this.parts) {
+      const { seg } = p;
+      const ids = seg.ids;
+      const dict = seg.dict;
+      const local = new Int32Array(dict.length).fill(-1);
+      const n = Math.min(seg.count, this.length - seg.from);
+      for (let r = 0; r < n; r++) {
+        const id = ids[r * NCOL + col]!;
+        let c = local[id]!;
+        if (c < 0) {
+          const text = dict[id] ?? '';
+          let g = index.get(text);
+          if (g === undefined) {
+            g = uniq.push(text) - 1;
+            index.set(text, g);
+          }
+          local[id] = c = g;
+        }
+        code[seg.from + r] = c;
+      }
+    }
+    return { uniq, index, code };
   }
 
   /** A column's texts, read row by row (`get(i)`). */
