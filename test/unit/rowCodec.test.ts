@@ -154,6 +154,31 @@ describe('rows chunk codec (host → webview)', () => {
     }
   });
 
+  it("a column's codes, extended as chunks arrive, match the cells; sums by value weigh the rows listed", () => {
+    const store = new RowStore();
+    const row = (i: number) => [`s${i % 5}`, 'r', 'f', 'rp', 't', `10.0.0.${i % 9}`, 'US', [], i + 1, ['authorized', 'rejected', 'quarantined'][i % 3], '2026-11-01T00:00:00Z', ['none', 'quarantine', 'reject'][i % 3], 'pass', 'fail', 'pass', [], 'no', []];
+    const check = () => {
+      for (const column of ['source', 'ipAddress', 'category'] as const) {
+        const { uniq, code } = store.columnCodes(column);
+        assert.equal(code.length, store.length);
+        for (let i = 0; i < store.length; i++) assert.equal(uniq[code[i]!], store.cell(i, column));
+        assert.equal(new Set(uniq).size, uniq.length, 'each text once');
+      }
+    };
+    store.append(Array.from({ length: 50 }, (_, i) => row(i)));
+    check();
+    store.append(Array.from({ length: 70 }, (_, i) => row(50 + i)), 500);
+    check();
+    const rows = Uint32Array.from({ length: 120 }, (_, i) => i).filter((i) => i % 2 === 0);
+    const want = new Map<string, number>();
+    for (const i of rows) want.set(store.cell(i, 'category'), (want.get(store.cell(i, 'category')) ?? 0) + store.emails[i]!);
+    assert.deepStrictEqual(store.sumBy('category', rows, store.emails), want);
+    store.clear();
+    store.append([row(7)]);
+    check();
+    assert.deepStrictEqual(store.columnCodes('source').uniq, ['s2'], 'nothing of before the clear');
+  });
+
   it('the webview search finds a term in any cell or extra field, as a naive scan of every cell does', () => {
     const store = new RowStore();
     const tuples = Array.from({ length: 300 }, (_, i) => [

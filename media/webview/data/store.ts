@@ -104,6 +104,8 @@ export class RowStore implements Facts {
   /** Every cell's text, for the search (searchIndex.ts); also where cells are read. */
   readonly search = new SearchIndex();
   private parts: Part[] = [];
+  /** Per column, its codes as far as built (see columnCodes). */
+  private codes = new Map<ColumnId, { generation: number; uniq: string[]; index: Map<string, number>; code: Uint32Array; parts: number }>();
   /** Row i belongs to parts[partOf[i]]. */
   private partOf = new Uint32Array(0);
   /** Every extra field name seen. */
@@ -121,6 +123,7 @@ export class RowStore implements Facts {
     this.generation++;
     this.search.clear();
     this.parts = [];
+    this.codes.clear();
     this.extraNames.clear();
   }
 
@@ -275,6 +278,7 @@ export class RowStore implements Facts {
     let n = this.search.bytes();
     for (const a of [this.emails, this.dateMs, this.dmarcPass, this.spfAligned, this.dkimAligned, this.disposition, this.partOf]) n += a.byteLength;
     for (const p of this.parts) for (const a of [...p.starts, ...p.codes]) n += a.byteLength;
+    for (const c of this.codes.values()) n += c.code.byteLength;
     return n;
   }
 
@@ -291,36 +295,53 @@ export class RowStore implements Facts {
   }
 
   /**
-   * A column's distinct texts and each row's code among them. Read through the segments' string
-   * ids, so a text is looked up once per chunk that has it, not once per row.
+   * A column's distinct texts and each row's code among them, kept per column and extended as
+   * rows arrive. Read through the segments' string ids, so a text is looked up once per chunk
+   * that has it, not once per row. Do not modify.
    */
   columnCodes(column: ColumnId): ColumnCodes {
-    const col = COL[column];
-    const index = new Map<string, number>();
-    const uniq: string[] = [];
-    const code = new Uint32Array(this.length);
-    for (const p of this.parts) {
-      const { seg } = p;
-      const ids = seg.ids;
-      const dict = seg.dict;
-      const local = new Int32Array(dict.length).fill(-1);
-      const n = Math.min(seg.count, this.length - seg.from);
-      for (let r = 0; r < n; r++) {
-        const id = ids[r * NCOL + col]!;
-        let c = local[id]!;
-        if (c < 0) {
-          const text = dict[id] ?? '';
-          let g = index.get(text);
-          if (g === undefined) {
-            g = uniq.push(text) - 1;
-            index.set(text, g);
+    let c = this.codes.get(column);
+    if (!c || c.generation !== this.generation) this.codes.set(column, (c = { generation: this.generation, uniq: [], index: new Map(), code: new Uint32Array(0), parts: 0 }));
+    if (c.parts < this.parts.length) {
+      const col = COL[column];
+      const { uniq, index } = c;
+      if (c.code.length < this.length) c.code = grow(c.code, Math.max(this.emails.length, this.length), this.parts[c.parts]!.from, (k) => new Uint32Array(k));
+      const code = c.code;
+      for (; c.parts < this.parts.length; c.parts++) {
+        const { seg } = this.parts[c.parts]!;
+        const ids = seg.ids;
+        const dict = seg.dict;
+        const local = new Int32Array(dict.length).fill(-1);
+        for (let r = 0; r < seg.count; r++) {
+          const id = ids[r * NCOL + col]!;
+          let g = local[id]!;
+          if (g < 0) {
+            const text = dict[id] ?? '';
+            let known = index.get(text);
+            if (known === undefined) {
+              known = uniq.push(text) - 1;
+              index.set(text, known);
+            }
+            local[id] = g = known;
           }
-          local[id] = c = g;
+          code[seg.from + r] = g;
         }
-        code[seg.from + r] = c;
       }
     }
-    return { uniq, index, code };
+    return { uniq: c.uniq, index: c.index, code: c.code.subarray(0, this.length) };
+  }
+
+  /** The sum of `weight[i]` per text of a column over the rows listed. */
+  sumBy(column: ColumnId, rows: Uint32Array, weight: Float64Array): Map<string, number> {
+    const { uniq, code } = this.columnCodes(column);
+    const sum = new Float64Array(uniq.length);
+    for (let k = 0; k < rows.length; k++) {
+      const i = rows[k]!;
+      if (i < code.length) sum[code[i]!]! += weight[i]!;
+    }
+    const sums = new Map<string, number>();
+    for (let g = 0; g < sum.length; g++) if (sum[g]) sums.set(uniq[g]!, sum[g]!);
+    return sums;
   }
 
   /** A column's texts, read row by row (`get(i)`). */
