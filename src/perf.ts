@@ -33,8 +33,16 @@ export function startPerfTrace(file: string | undefined, profileDir?: string): P
   };
   const h = monitorEventLoopDelay({ resolution: 10 });
   h.enable();
+  // CPU time of the process in each sample (all its threads): a long block with little CPU was
+  // the machine's other processes, not this one.
+  let cpu = process.cpuUsage();
+  let last = Date.now();
   const timer = setInterval(() => {
-    write({ event: 'loop', at: Date.now(), maxMs: Math.round(h.max / 1e6), heapMB: Math.round(process.memoryUsage().heapUsed / 1048576) });
+    const used = process.cpuUsage(cpu);
+    cpu = process.cpuUsage();
+    const now = Date.now();
+    write({ event: 'loop', at: now, maxMs: Math.round(h.max / 1e6), heapMB: Math.round(process.memoryUsage().heapUsed / 1048576), cpuMs: Math.round((used.user + used.system) / 1000), wallMs: now - last });
+    last = now;
     h.reset();
   }, 250);
   timer.unref();

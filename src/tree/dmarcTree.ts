@@ -6,6 +6,7 @@ import { buildBuckets, type Bucket } from '../records/buckets';
 import type { RangeData, RecordScope, RecordStore } from '../records/recordStore';
 import { health, type SourceSummary, type Summary } from '../records/summary';
 import { SummaryMemo } from '../records/summaryMemo';
+import { perfMark } from '../perf';
 import { SummaryText } from '../records/summaryText';
 import type { DmarcRecord } from '../api/types';
 import { Commands } from '../commands';
@@ -192,11 +193,19 @@ export class DmarcTreeProvider implements vscode.TreeDataProvider<Node>, vscode.
   }
 
   private summaryOf(records: readonly DmarcRecord[]): Summary {
-    return this.memo.summary(records);
+    const t0 = performance.now();
+    const s = this.memo.summary(records);
+    const ms = performance.now() - t0;
+    if (ms > 20) perfMark('treeSummary', { rows: records.length, ms: Math.round(ms) });
+    return s;
   }
 
   private sourcesOf(records: readonly DmarcRecord[]): SourceSummary[] {
-    return this.memo.sources(records);
+    const t0 = performance.now();
+    const s = this.memo.sources(records);
+    const ms = performance.now() - t0;
+    if (ms > 20) perfMark('treeSources', { rows: records.length, ms: Math.round(ms) });
+    return s;
   }
 
   /** A day's or week's summary when memory holds its rows (never fetches); undefined otherwise. */

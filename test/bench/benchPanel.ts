@@ -184,6 +184,11 @@ async function main(): Promise<void> {
       await page.waitForTimeout(600);
       const loops = readPerf(perfFile).filter((e) => e.event === 'loop' && e.at >= since);
       results.hostBlocked.push(Math.max(0, ...loops.map((e) => e.maxMs ?? 0)));
+      if (process.env.BENCH_PHASES) {
+        // Everything after the last byte: what blocked the host, and the marks around it.
+        const after = readPerf(perfFile).filter((e) => e.at >= response.at && (e.event !== 'loop' || (e.maxMs ?? 0) > 100) && (e.event !== 'gc' || (e as { ms?: number }).ms! > 50));
+        console.log(`  after the last byte: ${after.map((e) => `${e.event}${e.event === 'loop' ? ` ${e.maxMs}ms(cpu ${(e as { cpuMs?: number }).cpuMs}/${(e as { wallMs?: number }).wallMs})` : ''}${'ms' in e && e.event !== 'loop' ? ` ${(e as { ms?: number }).ms}ms` : ''}${'rows' in e ? ` ${e.rows}r` : ''}@${e.at - response.at}`).join(' ')}`);
+      }
       // Heaps after the load (and the sorts, filters and groupings above).
       results.hostHeap.push(loops.at(-1)?.heapMB ?? NaN);
       // What the webview holds: its JS heap after a garbage collection (what is left is live), and
