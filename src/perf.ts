@@ -54,13 +54,32 @@ export function startPerfTrace(file: string | undefined, profileDir?: string): P
   });
   gc.observe({ entryTypes: ['gc'] });
   const profiler = profileDir ? startProfiler(profileDir) : undefined;
+  // The live heap (after a full garbage collection) a few seconds after a panel has its rows: what
+  // the loop samples report includes garbage not yet collected.
+  let probe: ReturnType<typeof setTimeout> | undefined;
+  const probeHeap = (): void => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { Session } = require('node:inspector') as typeof import('node:inspector');
+    const session = new Session();
+    session.connect();
+    session.post('HeapProfiler.collectGarbage', () => {
+      write({ event: 'heapLive', at: Date.now(), heapMB: Math.round(process.memoryUsage().heapUsed / 1048576) });
+      session.disconnect();
+    });
+  };
   current = {
     mark: (event, detail) => {
       write({ event, at: Date.now(), ...detail });
-      if (event === 'rowsSent') profiler?.cut();
+      if (event === 'rowsSent') {
+        profiler?.cut();
+        if (probe) clearTimeout(probe);
+        probe = setTimeout(probeHeap, 3000);
+        probe.unref();
+      }
     },
     dispose: () => {
       clearInterval(timer);
+      if (probe) clearTimeout(probe);
       h.disable();
       gc.disconnect();
       profiler?.dispose();

@@ -99,11 +99,13 @@ async function main(): Promise<void> {
       await answer(page, startDay.toISOString().slice(0, 10));
       await answer(page, endDay.toISOString().slice(0, 10));
       const frame = await findWebviewFrame(page, '[data-testid="records-panel"]', 120_000);
+      const wvProfile = process.env.BENCH_WVPROFILE ? await startFrameProfile(page, frame) : undefined;
       await frame.waitForFunction(() => {
         const p = (window as unknown as { __dmarcPerf?: { firstPaintAt?: number; loadedAt?: number } }).__dmarcPerf;
         return p?.firstPaintAt && p?.loadedAt;
       }, undefined, { timeout: 120_000 });
       const perf = await frame.evaluate(() => (window as unknown as { __dmarcPerf: Record<string, number> }).__dmarcPerf);
+      if (wvProfile) console.log(await wvProfile());
       const rows = Number((await frame.locator('[data-testid="summary-rows"]').innerText()).replace(/[^\d]/g, ''));
       results.rows = rows;
       const response = readPerf(perfFile).filter((e) => e.event === 'response' && e.at >= since && (e.bytes ?? 0) > 1_000_000).pop();
@@ -190,7 +192,12 @@ async function main(): Promise<void> {
         console.log(`  after the last byte: ${after.map((e) => `${e.event}${e.event === 'loop' ? ` ${e.maxMs}ms(cpu ${(e as { cpuMs?: number }).cpuMs}/${(e as { wallMs?: number }).wallMs})` : ''}${'ms' in e && e.event !== 'loop' ? ` ${(e as { ms?: number }).ms}ms` : ''}${'rows' in e ? ` ${e.rows}r` : ''}@${e.at - response.at}`).join(' ')}`);
       }
       // Heaps after the load (and the sorts, filters and groupings above).
-      results.hostHeap.push(loops.at(-1)?.heapMB ?? NaN);
+      // The live heap: measured by the host after a full garbage collection, 3 s after the rows were sent.
+      let live: { heapMB?: number } | undefined;
+      for (const until = Date.now() + 15_000; !(live = readPerf(perfFile).filter((e) => e.event === 'heapLive' && e.at >= since).pop()); await page.waitForTimeout(200)) {
+        if (Date.now() > until) throw new Error('no heapLive mark in the performance trace');
+      }
+      results.hostHeap.push(live.heapMB ?? NaN);
       // What the webview holds: its JS heap after a garbage collection (what is left is live), and
       // the typed arrays the rows and caches hold (outside that heap, uncounted by performance.memory).
       results.webviewHeap.push(await webviewHeapMB(page, frame));
@@ -245,6 +252,26 @@ async function main(): Promise<void> {
   line('  (host blk)', results.exportBlocked, 200, 'ms');
   const exportMedian = Math.round(median(results.exportJson));
   console.log(`export JSON ${Math.round(results.rows / 1000)}k: ${exportMedian} ms (bar 3000 ms) ${exportMedian <= 3000 ? 'met' : 'MISSED'} — ${results.exportLines} lines for ${results.rows} rows`);
+}
+
+/** BENCH_WVPROFILE=1: a CPU profile of the webview's page while it loads; the stop function gives its top self times. */
+async function startFrameProfile(page: Page, frame: Frame): Promise<() => Promise<string>> {
+  const cdp = await page.context().newCDPSession(frame).catch(() => page.context().newCDPSession(page));
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+  await cdp.send('Profiler.start');
+  return async () => {
+    const { profile } = await cdp.send('Profiler.stop');
+    await cdp.detach().catch(() => undefined);
+    const self = new Map<string, number>();
+    const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+    profile.samples!.forEach((id, k) => {
+      const f = byId.get(id)!.callFrame;
+      const key = `${f.functionName || '(anonymous)'} ${f.url.split('/').pop()}:${f.lineNumber}`;
+      self.set(key, (self.get(key) ?? 0) + (profile.timeDeltas![k] ?? 0));
+    });
+    return `  webview CPU while loading (self time):\n${[...self].sort((a, b) => b[1] - a[1]).slice(0, 18).map(([k, v]) => `    ${Math.round(v / 1000)} ms ${k}`).join('\n')}`;
+  };
 }
 
 /** The webview's live JS heap plus its typed arrays, in MB; BENCH_HEAPSNAPSHOT=<file> also writes a heap snapshot of it. */
