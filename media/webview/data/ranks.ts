@@ -15,15 +15,23 @@ const collator = new Intl.Collator(undefined);
 /** Sort ranks of one column: equal values share a rank; rank order is display order ascending. */
 export interface Ranks {
   version: number;
-  rank: Uint32Array;
+  /** Two bytes a row where the column has at most 65,536 ranks (most columns: at a million rows, 2 MB less each). */
+  rank: RankArray;
   distinct: number;
+}
+
+export type RankArray = Uint16Array | Uint32Array;
+
+/** An array for `length` ranks below `bound`. */
+function rankArray(length: number, bound: number): RankArray {
+  return bound <= 65536 ? new Uint16Array(length) : new Uint32Array(length);
 }
 
 /** The distinct values of a column, and each row's value as an id into them. */
 function ranksFrom(code: Uint32Array, sortedIds: ArrayLike<number>): Ranks {
   const keyRank = new Uint32Array(sortedIds.length);
   for (let k = 0; k < sortedIds.length; k++) keyRank[sortedIds[k]!] = k;
-  const rank = new Uint32Array(code.length);
+  const rank = rankArray(code.length, sortedIds.length);
   for (let i = 0; i < code.length; i++) rank[i] = keyRank[code[i]!]!;
   return { version: 0, rank, distinct: sortedIds.length };
 }
@@ -44,7 +52,8 @@ function rankText(d: ColumnCodes): Ranks {
   return ranksFrom(d.code, ids);
 }
 
-export function denseRanks(keys: Float64Array): { rank: Uint32Array; distinct: number } {
+/** Dense ranks of numbers, NaN after all (rank `distinct`); `extra` more ranks the caller will hand out above these. */
+export function denseRanks(keys: Float64Array, extra = 1): { rank: RankArray; distinct: number } {
   const sorted = keys.slice().sort();
   let u = 0;
   for (let k = 0; k < sorted.length; k++) {
@@ -52,7 +61,7 @@ export function denseRanks(keys: Float64Array): { rank: Uint32Array; distinct: n
     if (Number.isNaN(v)) break; // NaN sorts last
     if (u === 0 || v !== sorted[u - 1]) sorted[u++] = v;
   }
-  const rank = new Uint32Array(keys.length);
+  const rank = rankArray(keys.length, u + extra);
   for (let i = 0; i < keys.length; i++) {
     const v = keys[i]!;
     if (Number.isNaN(v)) {
@@ -80,7 +89,7 @@ function rankByNumber(keyOf: (i: number) => number, length: number, textOf: (i: 
     keys[i] = k;
     if (Number.isNaN(k)) nan.push(i);
   }
-  const { rank, distinct: u } = denseRanks(keys);
+  const { rank, distinct: u } = denseRanks(keys, nan.length + 1);
   let r = u;
   if (nan.length) {
     nan.sort((a, b) => codeUnitCompare(textOf(a), textOf(b)) || a - b);
@@ -121,7 +130,7 @@ export function ipSortKey(ip: string): number {
  * Stable counting sort of `0…length-1` by rank: O(n + distinct). Ties keep row order, in both
  * directions.
  */
-export function sortByRank(ranks: Uint32Array, distinct: number, length: number, descending: boolean): Uint32Array {
+export function sortByRank(ranks: RankArray, distinct: number, length: number, descending: boolean): Uint32Array {
   const counts = new Uint32Array(distinct + 1);
   for (let i = 0; i < length; i++) {
     const r = descending ? distinct - 1 - ranks[i]! : ranks[i]!;
@@ -150,11 +159,11 @@ export function rankColumn(s: RowStore, column: ColumnId): Ranks {
   }
   if (column === 'ipAddress') {
     // One key per distinct address, not per row.
-    const d = s.columnCodes(column);
+    const d = s.columnCodes(column, false);
     const keys = new Float64Array(d.uniq.length);
     for (let k = 0; k < keys.length; k++) keys[k] = ipSortKey(d.uniq[k]!);
     return rankByNumber((i) => keys[d.code[i]!]!, s.length, text);
   }
-  if (column === 'dkim') return rankDkim(s.columnCodes(column));
-  return rankText(s.columnCodes(column));
+  if (column === 'dkim') return rankDkim(s.columnCodes(column, false));
+  return rankText(s.columnCodes(column, false));
 }

@@ -10,11 +10,14 @@
  * A row is known by its index: its position in the order the host sent the rows, which is the
  * host's record index.
  */
-import { COLUMNS, T, type ColumnId } from '../../../src/shared/columns';
-import { decodeChunk, encodeChunk, L, S, type RowChunk, type RowFields } from '../../../src/shared/rowCodec';
+import { COLUMNS, type ColumnId } from '../../../src/shared/columns';
+import { decodeChunk, L, S, type RowChunk } from '../../../src/shared/rowCodec';
 import { dkimText, valueLabel } from '../format';
 import { NCOL, SearchIndex, type Segment } from './searchIndex';
+import { encodeTuples } from './tuples';
 import type { Facts } from './fieldTypes';
+
+export { encodeTuples };
 
 export const COL: Record<ColumnId, number> = Object.fromEntries(COLUMNS.map((c, i) => [c, i])) as Record<ColumnId, number>;
 
@@ -23,14 +26,6 @@ const SCALAR_COLS: readonly number[] = COLUMNS.flatMap((c, col) => (c in S ? [co
 
 const DISPOSITION_CODE = new Map<string, number>([['none', 0], ['quarantine', 1], ['reject', 2]]);
 
-function str(v: unknown): string {
-  return typeof v === 'string' ? v : v === undefined || v === null ? '' : String(v);
-}
-
-function strList(v: unknown): string[] {
-  return Array.isArray(v) ? v.map(str) : [];
-}
-
 /** A DKIM signature as the table keeps it. */
 export interface Signature {
   domain: string;
@@ -38,36 +33,9 @@ export interface Signature {
   result: string;
 }
 
-/** A tuple (src/shared/columns.ts, untrusted shape: anything missing reads as '') as the binary chunk carries it. */
-function tupleFields(raw: unknown): RowFields {
-  const t = (Array.isArray(raw) ? raw : []) as unknown[];
-  const n = typeof t[T.emails] === 'number' ? (t[T.emails] as number) : Number(t[T.emails]);
-  return {
-    scalars: [
-      str(t[T.source]), str(t[T.reporter]), str(t[T.visibleFrom]), str(t[T.returnPath]), str(t[T.to]), str(t[T.ipAddress]),
-      str(t[T.ipCountryCode]), str(t[T.category]), str(t[T.date]), str(t[T.dmarc]), str(t[T.alignedSpf]), str(t[T.alignedDkim]),
-      str(t[T.spf]), str(t[T.dkimAligned]),
-    ],
-    emails: n,
-    rdns: strList(t[T.rdns]),
-    dkims: Array.isArray(t[T.dkims])
-      ? (t[T.dkims] as unknown[]).map((d) => {
-          const a = Array.isArray(d) ? d : [];
-          return [str(a[0]), str(a[1]), str(a[2])] as const;
-        })
-      : [],
-    extras: strList(t[T.extras]),
-  };
-}
-
 /** `d=mcsv.net s=k2 pass`: one signature as the table and the search show it. */
 export function signatureText(s: Signature): string {
   return `d=${s.domain || '(none)'} s=${s.selector || '(none)'} ${valueLabel(s.result)}`;
-}
-
-/** Tuples as one binary chunk (tests and the dev harness stand in for the host with these). */
-export function encodeTuples(tuples: readonly unknown[]): Uint8Array {
-  return encodeChunk(tuples.length, (i) => tupleFields(tuples[i]));
 }
 
 function grow<T extends Float64Array | Uint8Array | Uint32Array>(a: T, cap: number, length: number, make: (n: number) => T): T {
@@ -296,12 +264,17 @@ export class RowStore implements Facts {
 
   /**
    * A column's distinct texts and each row's code among them, kept per column and extended as
-   * rows arrive. Read through the segments' string ids, so a text is looked up once per chunk
-   * that has it, not once per row. Do not modify.
+   * rows arrive (unless `keep` is false and they are not kept already). Read through the
+   * segments' string ids, so a text is looked up once per chunk that has it, not once per row.
+   * Do not modify.
    */
-  columnCodes(column: ColumnId): ColumnCodes {
+  columnCodes(column: ColumnId, keep = true): ColumnCodes {
     let c = this.codes.get(column);
-    if (!c || c.generation !== this.generation) this.codes.set(column, (c = { generation: this.generation, uniq: [], index: new Map(), code: new Uint32Array(0), parts: 0 }));
+    if (!c || c.generation !== this.generation) {
+      c = { generation: this.generation, uniq: [], index: new Map(), code: new Uint32Array(0), parts: 0 };
+      // Kept only when asked (4 bytes a row): a sort needs them once, for its ranks.
+      if (keep) this.codes.set(column, c);
+    }
     if (c.parts < this.parts.length) {
       const col = COL[column];
       const { uniq, index } = c;
