@@ -190,11 +190,14 @@ describe('records panel (extension host, local API server)', () => {
     const future = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10);
     await assert.rejects(runScripted(api, Commands.fetchRange, ['Custom range…', future]), /future/);
     await assert.rejects(runScripted(api, Commands.fetchRange, ['Custom range…', '2026-02-30']), /Not a date/);
-    await assert.rejects(runScripted(api, Commands.fetchRange, ['Custom range…', '2026-10-10', '2026-10-09']), /before the start/);
-    await runScripted(api, Commands.fetchRange, ['Custom range…', '2026-10-10T06:00:00+02:00', '2026-10-10']);
+    // Days relative to today, so the test reads the same whenever it runs.
+    const day = new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10);
+    const dayBefore = new Date(Date.parse(day) - 86_400_000).toISOString().slice(0, 10);
+    await assert.rejects(runScripted(api, Commands.fetchRange, ['Custom range…', day, dayBefore]), /before the start/);
+    await runScripted(api, Commands.fetchRange, ['Custom range…', `${day}T06:00:00+02:00`, day]);
     const custom = api.panels.all.find((p) => p !== panel)!;
-    assert.equal(custom.identity.start, '2026-10-10T04:00:00.000Z');
-    assert.equal(custom.identity.end, '2026-10-10T23:59:59.999Z');
+    assert.equal(custom.identity.start, `${day}T04:00:00.000Z`);
+    assert.equal(custom.identity.end, `${day}T23:59:59.999Z`);
     custom.panel.dispose();
   });
 
