@@ -63,6 +63,12 @@ describe('export formats', () => {
     assert.equal(csvField('-2'), "'-2");
     assert.equal(csvField('@SUM(A1)'), "'@SUM(A1)");
     assert.equal(csvField('=HYPERLINK("http://x","y")'), '"\'=HYPERLINK(""http://x"",""y"")"');
+    // A leading tab or carriage return (OWASP's list): also read as the start of a formula by some spreadsheets.
+    assert.equal(csvField('\t=1+1'), "'\t=1+1");
+    assert.equal(csvField('\r=1+1'), '"\'\r=1+1"', 'guarded, and quoted for its line break');
+    // Only at the start: the same characters elsewhere are data.
+    assert.equal(csvField('a=b+c-d@e'), 'a=b+c-d@e');
+    assert.equal(csvField(''), '');
   });
 
   describe('built in slices (jsonChunks, csvChunks)', () => {
