@@ -302,8 +302,9 @@ export function registerAccountCommands(deps: AccountCommandDeps): vscode.Dispos
       const checked = await checkAccess(account, apiKey, account.organizations.map((o) => o.id), vscode.l10n.t('Testing the connection of {0}…', account.label));
       if (!checked) return;
       const failed = account.organizations.map((org, i) => ({ org, problem: checked[i] })).filter((r) => r.problem);
+      // Success needs no pop-up: the progress notification just closed and the tree is unchanged.
       if (failed.length === 0) {
-        void vscode.window.showInformationMessage(vscode.l10n.t('{0}: connected, the key reads all {1} organization(s).', account.label, checked.length));
+        deps.prompter().status(vscode.l10n.t('{0}: connected, the key reads all {1} organization(s).', account.label, checked.length));
       } else {
         void deps.prompter().notify(
           'error',

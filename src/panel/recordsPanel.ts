@@ -127,9 +127,9 @@ export class RecordsPanels implements vscode.Disposable {
     const rp = new RecordsPanel(panel, target, this.deps, view);
     this.panels.set(key, rp);
     this.activePanel = rp;
+    // Menus and keybindings use VS Code's own activeWebviewPanelId, so no context key is set here.
     panel.onDidChangeViewState(() => {
       if (panel.active) this.activePanel = rp;
-      void vscode.commands.executeCommand('setContext', 'dmarc.recordsPanelActive', panel.active);
     });
     panel.onDidDispose(() => {
       if (this.panels.get(key) === rp) this.panels.delete(key);
