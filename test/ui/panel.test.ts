@@ -69,6 +69,8 @@ describe('records panel in the browser', () => {
     await wb.page.waitForTimeout(300);
     assert.ok((await rows().count()) <= 200, 'still virtualised after scrolling');
     assert.ok((await brightness(frame)) > 180, 'light background');
+    // VS Code runs in English here: no bundle is handed over, and the page says it is English.
+    assert.deepEqual(await frame.evaluate(() => [document.documentElement.lang, document.body.dataset.l10n]), ['en', '{}']);
     await wb.screenshot('panel-light');
   });
 

@@ -4,7 +4,9 @@
 import { strict as assert } from 'node:assert';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import * as l10n from '@vscode/l10n';
 import { getL10nJson } from '@vscode/l10n-dev';
+import { valueHelp } from '../../media/webview/valueHelp';
 
 const root = join(__dirname, '..', '..');
 const read = (p: string) => readFileSync(join(root, p), 'utf8');
@@ -80,5 +82,16 @@ describe('localisation', () => {
     };
     visit({ displayName: manifest.displayName, description: manifest.description, capabilities: manifest.capabilities, contributes: manifest.contributes }, '');
     assert.deepEqual(literal, []);
+  });
+
+  it('the webview looks its strings up in the bundle it is given, and falls back to English', () => {
+    l10n.config({ contents: { 'DMARC {0}: {1}': 'DMARC-Ergebnis {0}: {1}' } });
+    try {
+      assert.equal(valueHelp('dmarcResult', 'pass'), 'DMARC-Ergebnis pass: aligned SPF or aligned DKIM passed');
+      assert.equal(valueHelp('dmarc', 'reject'), 'Disposition reject: rejected: refused by the receiver', 'not in the bundle: English');
+    } finally {
+      l10n.config({ contents: {} });
+    }
+    assert.equal(valueHelp('dmarcResult', 'pass'), 'DMARC pass: aligned SPF or aligned DKIM passed');
   });
 });
