@@ -94,7 +94,7 @@ export class Analysis {
     const options = (withNone: string): HTMLOptionElement[] => [
       el('option', { text: withNone, attrs: { value: '' } }),
       ...GROUP_FIELDS.map((f) => el('option', { text: groupLabel(f), attrs: { value: f } })),
-      ...extras.map((x) => el('option', { text: `${x} (extra field)`, attrs: { value: `extra:${x}` } })),
+      ...extras.map((x) => el('option', { text: l10n.t('{0} (extra field)', x), attrs: { value: `extra:${x}` } })),
     ];
     this.groupBy.replaceChildren(...options(l10n.t('Nothing')));
     this.thenBy.replaceChildren(...options('—'));

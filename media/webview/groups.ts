@@ -81,7 +81,7 @@ export class GroupsTable {
       if (c.id !== 'disposition') {
         h.append(icon('arrow-down', 'sort-icon'));
         h.classList.add('sortable');
-        h.title = `${c.title}: click to sort`;
+        h.title = l10n.t('{0}: click to sort', c.title);
         h.addEventListener('click', () => this.host.onSort(c.id as GroupSortKey));
       }
       head.append(h);
@@ -176,8 +176,8 @@ export class GroupsTable {
     name.append(el('span', { class: 'group-key', text: valueLabel(g.key) }));
     const cell = (text: string, cls = 'numeric'): HTMLElement => el('div', { class: `groups-cell ${cls}`, text, attrs: { role: 'gridcell' } });
     const d = g.disposition;
-    const bar = el('div', { class: 'groups-cell', attrs: { role: 'gridcell' }, title: `none ${formatCount(d[0]!)}, quarantine ${formatCount(d[1]!)}, reject ${formatCount(d[2]!)}${d[3] ? `, other ${formatCount(d[3])}` : ''}` });
-    const track = el('span', { class: 'disp-bar', attrs: { 'aria-label': `delivered ${rate(d[0]!, g.emails)}, quarantined ${rate(d[1]!, g.emails)}, rejected ${rate(d[2]!, g.emails)}` } });
+    const bar = el('div', { class: 'groups-cell', attrs: { role: 'gridcell' }, title: d[3] ? l10n.t('none {0}, quarantine {1}, reject {2}, other {3}', formatCount(d[0]!), formatCount(d[1]!), formatCount(d[2]!), formatCount(d[3])) : l10n.t('none {0}, quarantine {1}, reject {2}', formatCount(d[0]!), formatCount(d[1]!), formatCount(d[2]!)) });
+    const track = el('span', { class: 'disp-bar', attrs: { 'aria-label': l10n.t('delivered {0}, quarantined {1}, rejected {2}', rate(d[0]!, g.emails), rate(d[1]!, g.emails), rate(d[2]!, g.emails)) } });
     ['none', 'quarantine', 'reject', 'other'].forEach((name2, j) => {
       const seg = el('span', { class: `disp-seg disp-${name2}` });
       seg.style.width = `${g.emails > 0 ? (d[j]! / g.emails) * 100 : 0}%`;

@@ -43,7 +43,7 @@ export class SummaryBar {
   update(s: Summary, totalRows: number): void {
     this.rows.textContent = plural(s.rows, l10n.t('row'), l10n.t('rows'));
     this.rows.dataset.value = String(s.rows);
-    this.rowsOf.textContent = s.rows !== totalRows ? `of ${formatCount(totalRows)}` : '';
+    this.rowsOf.textContent = s.rows !== totalRows ? l10n.t('of {0}', formatCount(totalRows)) : '';
     this.emails.textContent = plural(s.emails, l10n.t('email'), l10n.t('emails'));
     this.emails.dataset.value = String(s.emails);
     this.pass.textContent = l10n.t('DMARC pass {0}', formatPercent(s.passRate));

@@ -99,9 +99,10 @@ export class Toolbar {
   }
 
   setToggles(facetsOpen: boolean, detailOpen: boolean): void {
+    const labels = { filters: [l10n.t('Show filters'), l10n.t('Hide filters')], details: [l10n.t('Show details'), l10n.t('Hide details')] };
     for (const [b, open, what] of [[this.facetsToggle, facetsOpen, 'filters'], [this.detailToggle, detailOpen, 'details']] as const) {
       b.setAttribute('aria-pressed', String(open));
-      const label = `${open ? 'Hide' : 'Show'} ${what}`;
+      const label = labels[what][open ? 1 : 0]!;
       b.title = label;
       b.setAttribute('aria-label', label);
     }
@@ -109,7 +110,7 @@ export class Toolbar {
 
   /** The selection count and what the export buttons will export. */
   setSelection(selected: number, shown: number, filtered: number): void {
-    this.selectedCount.textContent = selected === shown || selected === 0 ? `${formatCount(selected)} selected` : `${formatCount(selected)} selected (${formatCount(selected - shown)} hidden by filters)`;
+    this.selectedCount.textContent = selected === shown || selected === 0 ? l10n.t('{0} selected', formatCount(selected)) : l10n.t('{0} selected ({1} hidden by filters)', formatCount(selected), formatCount(selected - shown));
     this.selectedCount.dataset.value = String(selected);
     for (const [b, format] of [[this.exportJson, 'JSON'], [this.exportCsv, 'CSV']] as const) {
       if (selected > 0) {

@@ -182,8 +182,9 @@ export class TrendPanel {
     this.showTip(this.cursor);
     const t = this.view!.trend;
     const label = bucketLabel(t.unit, t.starts[this.cursor]!);
-    this.canvas.setAttribute('aria-valuetext', `${label}: ${formatCount(t.totals[this.cursor]!)} emails`);
-    this.announce(`${label}: ${formatCount(t.totals[this.cursor]!)} emails`);
+    const text = l10n.t('{0}: {1} emails', label, formatCount(t.totals[this.cursor]!));
+    this.canvas.setAttribute('aria-valuetext', text);
+    this.announce(text);
   }
 
   private announce(text: string): void {
