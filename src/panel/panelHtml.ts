@@ -30,7 +30,7 @@ export function panelHtml(webview: vscode.Webview, extensionUri: vscode.Uri, loa
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
 <link rel="stylesheet" href="${codicons}">
 <link rel="stylesheet" href="${style}">
-<title>DMARC records</title>
+<title>${escapeHtml(vscode.l10n.t('DMARC records'))}</title>
 </head>
 <body data-l10n="${escapeHtml(JSON.stringify(bundle ?? {}))}">
 <div id="root"><div class="boot" role="status" data-testid="boot-loading"><span class="codicon codicon-loading codicon-modifier-spin" aria-hidden="true"></span><span>${escapeHtml(loadingText)}</span></div></div>

@@ -136,7 +136,7 @@ describe('accounts and keys (extension host, local API server)', () => {
     const prompter = await runScripted(api, Commands.testConnection, [], { kind: 'account', account });
     assert.equal(server.requests.filter((r) => r.status === 200).length, account.organizations.length);
     assert.deepEqual(prompter.asked.map((a) => a.kind), ['status']);
-    assert.match(prompter.asked[0]!.title!, /connected, the key reads all 2 organization/);
+    assert.equal(prompter.asked[0]!.title, `${account.label}: connected, the key reads all ${account.organizations.length} organization(s).`);
   });
 
   it('Rename, Copy ID and Remove Organization; Remove Account deletes the secret', async () => {
