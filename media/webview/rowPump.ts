@@ -4,6 +4,7 @@
  * recomputed at most every STREAM_UPDATE_MS; when the last is in, the other columns are ranked
  * in idle time so a first sort is instant. Timings for the benchmark are kept on `window`.
  */
+import * as l10n from '@vscode/l10n';
 import type { HostMessage } from '../../src/shared/protocol';
 import { decodeChunk, type RowChunk } from '../../src/shared/rowCodec';
 import type { App } from './main';
@@ -129,7 +130,7 @@ export class RowPump {
     try {
       chunk = decodeRows(m.data);
     } catch (err) {
-      app.onError({ type: 'error', message: `The rows could not be read: ${(err as Error).message}`, canRetry: true, canUpdateKey: false });
+      app.onError({ type: 'error', message: l10n.t('The rows could not be read: {0}', (err as Error).message), canRetry: true, canUpdateKey: false });
       return;
     }
     const offset = typeof m.offset === 'number' ? m.offset : app.model.length;

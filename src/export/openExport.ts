@@ -5,7 +5,6 @@ import type { DmarcRecord } from '../api/types';
 import { csvChunks, groupsToCsv, groupsToJson, jsonChunks, linePieces, type ChunkOptions, type GroupRow } from './format';
 import { perfMark } from '../perf';
 
-const t = vscode.l10n.t;
 let exportCount = 0;
 
 /**
@@ -94,17 +93,17 @@ async function saveToFile(
 ): Promise<ExportOutcome> {
   const dialog = opts.saveDialog ?? ((o) => vscode.window.showSaveDialog(o));
   const uri = await dialog({
-    title: t('{0} rows are too many for an editor tab: save the export to a file', rows.toLocaleString()),
-    saveLabel: t('Save Export'),
+    title: vscode.l10n.t('{0} rows are too many for an editor tab: save the export to a file', rows.toLocaleString()),
+    saveLabel: vscode.l10n.t('Save Export'),
     defaultUri: defaultSaveUri(name, format),
     filters: format === 'json' ? { JSON: ['json'] } : { CSV: ['csv'] },
   });
   if (!uri) return { kind: 'cancelled' };
   if (uri.scheme !== 'file') {
-    throw new Error(t('Exports can only be saved to a local file; {0} is not one.', uri.toString()));
+    throw new Error(vscode.l10n.t('Exports can only be saved to a local file; {0} is not one.', uri.toString()));
   }
   const done = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: t('Saving {0} rows to {1}', rows.toLocaleString(), uri.fsPath), cancellable: true },
+    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Saving {0} rows to {1}', rows.toLocaleString(), uri.fsPath), cancellable: true },
     async (progress, token) => {
       const abort = new AbortController();
       const onCancel = token.onCancellationRequested(() => abort.abort());
@@ -147,7 +146,7 @@ async function saveToFile(
   );
   if (!done) return { kind: 'cancelled' };
   perfMark('exportSaved', { rows, format });
-  void vscode.window.showInformationMessage(t('Saved {0} rows to {1}', rows.toLocaleString(), uri.fsPath));
+  void vscode.window.showInformationMessage(vscode.l10n.t('Saved {0} rows to {1}', rows.toLocaleString(), uri.fsPath));
   return { kind: 'file', uri };
 }
 
