@@ -9,6 +9,7 @@ import { extensionApi, removeAllAccounts, runScripted } from './helpers';
 import type { DmarcExplorerApi } from '../../src/extension';
 import type { RecordsPanel } from '../../src/panel/recordsPanel';
 import { presetRange, rangeLabel } from '../../src/records/dateInput';
+import { decodeChunk } from '../../src/shared/rowCodec';
 
 const KEY = 'panel-suite-key-93be';
 const ORG = 'org-panel-1';
@@ -171,6 +172,44 @@ describe('records panel (extension host, local API server)', () => {
       };
       await opened.handleMessage({ type: 'ready' });
       assert.deepEqual(posted.slice(0, 2), ['init', 'error']);
+    } finally {
+      server.setFaults({});
+      opened.panel.dispose();
+    }
+  });
+
+  it('the API key never reaches the webview: not in its page, its messages (rows, details, errors) or its state', async () => {
+    const account = api.accounts.list()[0];
+    const org = account.organizations[0];
+    const opened = api.panels.open({ account, org, ...daysBack(150, 2) });
+    const texts: string[] = [opened.panel.webview.html];
+    let rows = 0;
+    const webview = opened.panel.webview;
+    const post = webview.postMessage.bind(webview);
+    (webview as unknown as { postMessage: (m: Record<string, unknown>) => Thenable<boolean> }).postMessage = (m) => {
+      // A rows chunk is binary: read back every string in it.
+      if (m.type === 'rows' && m.data instanceof Uint8Array) {
+        const chunk = decodeChunk(m.data);
+        rows += chunk.count;
+        texts.push(chunk.strings.join('\n'));
+      }
+      texts.push(JSON.stringify(m, (k, v) => (k === 'data' && v instanceof Uint8Array ? undefined : v)));
+      return post(m);
+    };
+    try {
+      await opened.handleMessage({ type: 'ready' });
+      await opened.load(false);
+      await until(() => (rows > 0 ? true : undefined), 'rows sent to the webview');
+      for (let i = 0; i < 3; i++) await opened.handleMessage({ type: 'getRow', requestId: 100 + i, index: i });
+      await opened.handleMessage({ type: 'saveState', state: { hiddenColumns: [] } });
+      // And the errors a refused or failed request shows.
+      server.setFaults({ error400: true });
+      await opened.load(true);
+      server.setFaults({});
+      assert.equal(texts.filter((t) => t.includes('"type":"response"') && t.includes('"requestId":10') && t.includes('"ok":true')).length, 3, 'three rows\u2019 details were sent');
+      assert.ok(texts.some((t) => t.includes('"error"')), 'an error was sent');
+      for (const t of texts) assert.ok(!t.includes(KEY), `the key in: ${t.slice(0, 200)}`);
+      for (const k of api.context.globalState.keys()) assert.ok(!JSON.stringify(api.context.globalState.get(k) ?? null).includes(KEY), `the key in global state ${k}`);
     } finally {
       server.setFaults({});
       opened.panel.dispose();
