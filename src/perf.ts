@@ -64,7 +64,8 @@ export function startPerfTrace(file: string | undefined, profileDir?: string): P
     session.connect();
     session.post('HeapProfiler.collectGarbage', () => {
       write({ event: 'heapLive', at: Date.now(), heapMB: Math.round(process.memoryUsage().heapUsed / 1048576) });
-      session.disconnect();
+      // Not from inside the session's own callback: Node 20 then never runs the event loop again.
+      setImmediate(() => session.disconnect());
     });
   };
   current = {

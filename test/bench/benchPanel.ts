@@ -313,11 +313,19 @@ async function exportAll(page: Page, frame: Frame, perfFile: string, rows: numbe
   const item = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
   await item.waitFor({ state: 'visible' });
   const t0 = Date.now();
+  if (process.env.BENCH_DEBUG) console.log(`  palette items: ${(await page.locator('.quick-input-list .monaco-list-row').allInnerTexts()).join(' | ')}`);
   await item.click();
+  if (process.env.BENCH_DEBUG) {
+    await page.waitForTimeout(3000);
+    await page.screenshot({ path: '/tmp/bench-export.png' });
+  }
   const deadline = t0 + 180_000;
   let shown: { at: number; rows?: number; lines?: number } | undefined;
   while (!(shown = readPerf(perfFile).find((e) => e.event === 'exportShown' && e.at >= t0))) {
-    if (Date.now() > deadline) throw new Error('the export did not open within 3 minutes');
+    if (Date.now() > deadline) {
+      const marks = readPerf(perfFile).filter((e) => e.event.startsWith('export') && e.at >= t0);
+      throw new Error(`the export did not open within 3 minutes (marks: ${marks.map((e) => `${e.event} +${e.at - t0}`).join(', ') || 'none'})`);
+    }
     await page.waitForTimeout(20);
   }
   if (process.env.BENCH_PHASES) {
