@@ -46,8 +46,12 @@ export interface ByteSink {
   abort(reason: string): void;
 }
 
-/** Compressed input is pushed this much at a time, with a chance to yield in between. */
-const STEP = 256 * 1024;
+/**
+ * Compressed input is pushed this much at a time, with a chance to yield in between. Deflate
+ * inflates at most ~1032× so one push yields at most ~16 MB: the budget is checked in steps of
+ * that size, and no single piece of output grows past it.
+ */
+const STEP = 16 * 1024;
 
 export type Tick = () => Promise<void>;
 
@@ -93,7 +97,11 @@ export async function unzipInto(
   tick: Tick,
 ): Promise<void> {
   let current: { name: string; sink: ByteSink } | undefined;
+  // fflate hands an exception thrown in ondata (the budget's) back to ondata as `err`, once per
+  // later push: the first one ends the entry, and a spent budget ends the whole zip.
+  let spent = false;
   const uz = new Unzip((file) => {
+    if (spent) return;
     if (skipEntry(file.name)) return;
     const name = entryLabel(file.name);
     if (file.compression !== 0 && file.compression !== 8) {
@@ -102,15 +110,20 @@ export async function unzipInto(
     }
     const sink = open(name);
     current = { name, sink };
+    let ended = false;
     file.ondata = (err, chunk, final) => {
+      if (ended) return;
       if (err) {
+        ended = true;
         current = undefined;
-        sink.abort(`zip: ${err.message}`);
+        if (err instanceof ImportFault) spent = true;
+        sink.abort(err instanceof ImportFault ? err.message : `zip: ${err.message}`);
         return;
       }
       budget.add(chunk.length);
       sink.write(chunk);
       if (final) {
+        ended = true;
         current = undefined;
         sink.end();
       }
@@ -120,7 +133,7 @@ export async function unzipInto(
   uz.register(UnzipInflate);
   uz.register(UnzipPassThrough);
   try {
-    for (let i = 0; i < bytes.length; i += STEP) {
+    for (let i = 0; i < bytes.length && !spent; i += STEP) {
       uz.push(bytes.subarray(i, i + STEP), i + STEP >= bytes.length);
       await tick();
     }
