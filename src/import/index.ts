@@ -1,13 +1,15 @@
 /**
  * Raw DMARC aggregate reports (.xml, .xml.gz/.gz, .zip, .eml) → the same `DmarcRecord` rows the
- * API client returns. Pure: no `vscode`; Node APIs only (rDNS and file watching stay at the edges,
- * see ./rdns for the former).
+ * API client returns. Pure: no `vscode`; Node APIs only. Reverse DNS (./rdns) works through an
+ * injected resolver and cache; file watching stays at the edge.
  */
 import { Reading } from './reading';
 import { DEFAULT_LIMITS, type ImportLimits, type ImportResult } from './types';
 
 export type { AggregateReport, ImportError, ImportLimits, ImportResult, PolicyPublished } from './types';
 export { DEFAULT_LIMITS } from './types';
+export { MemoryRdnsCache, RdnsCacheFileSchema, addReverseDns, resolvePtrs, sourceName, type PtrResolver, type RdnsCache, type RdnsEntry, type ResolveOptions } from './rdns';
+export { KNOWN_SENDERS } from './knownSenders';
 
 export interface ReadOptions {
   /** Smaller limits for tests; the defaults are the issue's. */
