@@ -13,7 +13,7 @@ import { InflateBudget, gunzipInto, sniff, unzipInto, type ByteSink } from './co
 import { emlAttachments } from './eml';
 import { buildReport } from './reportMap';
 import { ImportFault, ReportXmlReader } from './xmlReader';
-import { decoderFor } from './xmlText';
+import { decoderFor, type ChunkDecoder } from './xmlText';
 
 /** Archives that may enclose one another: an archive inside an archive, no deeper. */
 const MAX_ARCHIVE_DEPTH = 2;
@@ -168,7 +168,7 @@ function concat(parts: Uint8Array[], total: number): Uint8Array {
 
 /** Decodes and parses one report as its bytes arrive; a broken document keeps what was read. */
 class XmlSink implements ByteSink {
-  private decoder: TextDecoder | undefined;
+  private decoder: ChunkDecoder | undefined;
   private readonly reader: ReportXmlReader;
   private failure: string | undefined;
   private done = false;
@@ -181,7 +181,7 @@ class XmlSink implements ByteSink {
     if (this.failure !== undefined || this.done) return;
     this.decoder ??= decoderFor(chunk.subarray(0, 200));
     try {
-      this.reader.write(this.decoder.decode(chunk, { stream: true }));
+      this.reader.write(this.decoder.write(chunk));
     } catch (e) {
       this.failure = xmlFailure(e);
     }
@@ -191,7 +191,7 @@ class XmlSink implements ByteSink {
     if (this.done) return;
     if (this.failure === undefined) {
       try {
-        if (this.decoder) this.reader.write(this.decoder.decode());
+        if (this.decoder) this.reader.write(this.decoder.end());
         this.reader.end();
       } catch (e) {
         this.failure = xmlFailure(e);

@@ -32,12 +32,6 @@ export interface XmlBlock {
 
 export class ImportFault extends Error {}
 
-interface Frame {
-  name: string;
-  obj: XmlObject | undefined;
-  text: string;
-}
-
 /** Depth outside any block (wrappers) before the report is refused as a whole. */
 const MAX_OUTER_DEPTH = 256;
 
@@ -48,10 +42,27 @@ function localName(name: string): string {
   return i < 0 ? name : name.slice(i + 1);
 }
 
+/** Names an element may share with what a plain object inherits (`constructor`, `__proto__`, …). */
+const INHERITED: ReadonlySet<string> = new Set(Object.getOwnPropertyNames(Object.prototype));
+
+/** An element's local name, looked up once per distinct tag name. */
+interface Name {
+  local: string;
+  /** One of the names a plain object inherits. */
+  inherited: boolean;
+}
+
 /** Sets obj[key] = value, turning a repeated key into an array; never touches a prototype. */
-function addChild(obj: XmlObject, key: string, value: XmlValue): void {
-  if (!hasOwn.call(obj, key)) {
-    Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+function addChild(obj: XmlObject, name: Name, value: XmlValue): void {
+  const key = name.local;
+  if (name.inherited) {
+    if (!hasOwn.call(obj, key)) {
+      Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+      return;
+    }
+  } else if (obj[key] === undefined) {
+    // The common case, kept to one lookup and a plain store (which keeps the object fast).
+    obj[key] = value;
     return;
   }
   // Arrays only ever come from repeats, so an array here is the list of earlier repeats.
@@ -68,7 +79,18 @@ export interface XmlReaderLimits {
 export class ReportXmlReader {
   readonly blocks: XmlBlock[] = [];
   private readonly parser: SaxesParser<{ xmlns: false; position: true }>;
-  private stack: Frame[] = [];
+  // The open elements of the current block, as parallel arrays reused from block to block
+  // (no object per element: a 20 MB report has a million of them).
+  private readonly names: Name[] = [];
+  /**
+   * Tag name → its local name. saxes hands a new string per tag; using one string per distinct
+   * name as the property key spares V8 a string-table lookup per element (a report has a handful
+   * of distinct names and a million elements). Bounded, for documents with endless names.
+   */
+  private readonly nameCache = new Map<string, Name>();
+  private readonly objs: (XmlObject | undefined)[] = [];
+  private readonly texts: string[] = [];
+  private depth = 0;
   private capturing = false;
   /** Depth inside the current block once it was refused; 0 when it is fine. */
   private refusedDepth = 0;
@@ -98,14 +120,32 @@ export class ReportXmlReader {
     this.parser.close();
   }
 
+  private nameOf(tag: string): Name {
+    let n = this.nameCache.get(tag);
+    if (n === undefined) {
+      const local = localName(tag);
+      n = { local, inherited: INHERITED.has(local) };
+      if (this.nameCache.size < 4096) this.nameCache.set(tag, n);
+    }
+    return n;
+  }
+
+  private push(name: Name): void {
+    const d = this.depth++;
+    this.names[d] = name;
+    this.objs[d] = undefined;
+    this.texts[d] = '';
+  }
+
   private open(tag: SaxesTagPlain): void {
-    const name = localName(tag.name);
+    const name = this.nameOf(tag.name);
     if (!this.capturing) {
-      if (BLOCK_NAMES.has(name)) {
+      if (BLOCK_NAMES.has(name.local)) {
         this.capturing = true;
         this.refusedDepth = 0;
         this.refusal = undefined;
-        this.stack = [{ name, obj: undefined, text: '' }];
+        this.depth = 0;
+        this.push(name);
       } else if (++this.outerDepth > MAX_OUTER_DEPTH) {
         throw new ImportFault(`elements nested more than ${MAX_OUTER_DEPTH} deep around the report`);
       }
@@ -115,29 +155,31 @@ export class ReportXmlReader {
       this.refusedDepth++;
       return;
     }
-    if (this.stack.length >= this.limits.maxDepth) {
+    if (this.depth >= this.limits.maxDepth) {
       this.refuse(`elements nested more than ${this.limits.maxDepth} deep`);
       this.refusedDepth++;
       return;
     }
-    this.stack.push({ name, obj: undefined, text: '' });
+    this.push(name);
   }
 
   private refuse(reason: string): void {
     this.refusal = reason;
-    this.refusedDepth = this.stack.length;
-    this.stack = [];
+    this.refusedDepth = this.depth;
+    this.depth = 0;
+    this.objs.fill(undefined);
   }
 
   private text(t: string): void {
     if (!this.capturing || this.refusedDepth > 0) return;
-    const top = this.stack[this.stack.length - 1]!;
-    if (top.obj !== undefined) return; // whitespace (or mixed text) between child elements
-    if (top.text.length + t.length > this.limits.maxTextLength) {
+    const d = this.depth - 1;
+    if (this.objs[d] !== undefined) return; // whitespace (or mixed text) between child elements
+    const prev = this.texts[d]!;
+    if (prev.length + t.length > this.limits.maxTextLength) {
       this.refuse(`a text node longer than ${this.limits.maxTextLength} characters`);
       return;
     }
-    top.text += t;
+    this.texts[d] = prev === '' ? t : prev + t;
   }
 
   private close(tag: SaxesTagPlain): void {
@@ -147,20 +189,23 @@ export class ReportXmlReader {
     }
     if (this.refusedDepth > 0) {
       if (--this.refusedDepth === 0) {
-        this.blocks.push({ name: localName(tag.name), value: undefined, error: this.refusal! });
+        this.blocks.push({ name: this.nameOf(tag.name).local, value: undefined, error: this.refusal! });
         this.capturing = false;
       }
       return;
     }
-    const frame = this.stack.pop()!;
-    const value: XmlValue = frame.obj ?? frame.text.trim();
-    const parent = this.stack[this.stack.length - 1];
-    if (parent) {
-      if (parent.obj === undefined) parent.obj = {};
-      addChild(parent.obj, frame.name, value);
+    const d = --this.depth;
+    const obj = this.objs[d];
+    const value: XmlValue = obj ?? this.texts[d]!.trim();
+    this.objs[d] = undefined;
+    this.texts[d] = '';
+    if (d > 0) {
+      let parent = this.objs[d - 1];
+      if (parent === undefined) parent = this.objs[d - 1] = {};
+      addChild(parent, this.names[d]!, value);
       return;
     }
     this.capturing = false;
-    this.blocks.push({ name: frame.name, value: typeof value === 'string' ? {} : (value as XmlObject) });
+    this.blocks.push({ name: this.names[0]!.local, value: typeof value === 'string' ? {} : value });
   }
 }

@@ -1,6 +1,7 @@
 // Report files as receivers send them: containers (.xml, .gz, .zip, .eml) and the quirks of real reports.
 import { strict as assert } from 'node:assert';
 import { gzipSync, zipSync } from 'fflate';
+import { decoderFor, utf8Boundary } from '../../src/import/xmlText';
 import { fixture, read, readOne, recordXml, reportXml, rowsOf, utf8 } from './importHelpers';
 
 const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64').replace(/.{76}/g, '$&\r\n');
@@ -175,5 +176,48 @@ describe('import: quirks of real reports', () => {
     assert.match(bin.errors[0]!.message, /not a DMARC aggregate report/);
     const empty = await read('e.xml', new Uint8Array(0));
     assert.match(empty.errors[0]!.message, /empty/);
+  });
+});
+
+describe('import: decoding text piece by piece', () => {
+  const text = '<?xml version="1.0"?><a>é € 𝄞 ok</a>';
+  const bytes = utf8(text);
+
+  it('a UTF-8 document cut anywhere decodes to the same text', () => {
+    for (let cut = 0; cut <= bytes.length; cut++) {
+      for (let cut2 = cut; cut2 <= bytes.length; cut2 += 3) {
+        const d = decoderFor(bytes);
+        const out = d.write(bytes.subarray(0, cut)) + d.write(bytes.subarray(cut, cut2)) + d.write(bytes.subarray(cut2)) + d.end();
+        assert.equal(out, text, `cut at ${cut}, ${cut2}`);
+      }
+    }
+  });
+
+  it('a byte order mark is dropped once, even when it arrives a byte at a time', () => {
+    const withBom = new Uint8Array([0xef, 0xbb, 0xbf, ...bytes]);
+    const d = decoderFor(withBom);
+    let out = '';
+    for (const b of withBom) out += d.write(new Uint8Array([b]));
+    assert.equal(out + d.end(), text);
+  });
+
+  it('utf8Boundary never splits a character; a truncated one at the very end becomes U+FFFD', () => {
+    const euro = utf8('€'); // 3 bytes
+    assert.equal(utf8Boundary(new Uint8Array([0x61, ...euro])), 4);
+    assert.equal(utf8Boundary(new Uint8Array([0x61, euro[0]!, euro[1]!])), 1);
+    assert.equal(utf8Boundary(new Uint8Array([0x61, 0x62])), 2);
+    const d = decoderFor(utf8('<a>'));
+    assert.equal(d.write(new Uint8Array([0x3c, 0x61, 0x3e, euro[0]!, euro[1]!])) + d.end(), '<a>\ufffd');
+  });
+
+  it('a gzip whose inflated pieces cut multi-byte characters reads the same as the plain file', async () => {
+    // Varied enough not to compress to one piece: it inflates in several pieces of output.
+    // Only 3- and 4-byte characters, so a cut between pieces almost surely falls inside one.
+    const org = Array.from({ length: 60_000 }, (_, i) => String.fromCodePoint(i % 2 ? 0x4e00 + ((i * 7919) % 20000) : 0x1f300 + ((i * 31) % 700))).join('');
+    const xml = utf8(reportXml({ orgName: org }));
+    const gz = gzipSync(xml);
+    assert.ok(gz.length > 3 * 16 * 1024, 'several 16 KB pushes');
+    const r = await readOne('u.xml.gz', gz);
+    assert.equal(r.orgName, org);
   });
 });
