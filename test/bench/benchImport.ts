@@ -11,6 +11,7 @@
  *
  * Each run is timed after a GC.
  */
+import { availableParallelism, loadavg } from 'node:os';
 import * as v8 from 'node:v8';
 import * as vm from 'node:vm';
 import { gzipSync, zipSync } from 'fflate';
@@ -112,6 +113,8 @@ async function main(): Promise<void> {
   const xmlRate = big.xml.length / MB / (median(xmlMs) / 1000);
   const gzRate = big.xml.length / MB / (median(gzMs) / 1000);
   console.log(`XML 20 MB      ${median(xmlMs).toFixed(0).padStart(6)} ms  ${xmlRate.toFixed(1).padStart(6)} MB/s   bar ≥ ${BAR_MB_S} MB/s: ${xmlRate >= BAR_MB_S ? 'met' : 'MISSED'}`);
+  // The machine may be shared: the wall time then includes waiting for a core.
+  console.log(`  (load average ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores during the runs)`);
   console.log(`gzip 20 MB     ${median(gzMs).toFixed(0).padStart(6)} ms  ${gzRate.toFixed(1).padStart(6)} MB/s   (XML bytes per second; no bar)`);
 
   const typical = Array.from({ length: 1000 }, (_, i) => zipSync({ [`r${i}.xml`]: report(`typ-${i}`, Infinity, 5 + (i % 40)).xml }));
