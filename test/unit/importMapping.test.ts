@@ -122,6 +122,16 @@ describe('import: the mapping of a record to a row', () => {
     assert.equal(Object.getPrototypeOf(rec.raw), Object.prototype);
   });
 
+  it('the README documents the mapping, one line per row field', () => {
+    const readme = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
+    const at = readme.indexOf('## Report files: how a record becomes a row');
+    assert.ok(at >= 0, 'the section');
+    const section = readme.slice(at, readme.indexOf('\n## ', at + 5));
+    for (const field of ['reporter', 'date', 'ipAddress', 'emails', 'visibleFrom', 'returnPath', 'to', 'alignedSpf', 'spf', 'dkims', 'dmarc', 'category', 'source', 'reportId', 'raw']) {
+      assert.match(section, new RegExp(`^\\| \`${field}\``, 'm'), field);
+    }
+  });
+
   it('email totals per report equal the sum of its count values', async () => {
     for (const name of ['google-style.xml', 'rfc9990.xml', 'quirks-casing-tabs.xml', 'xs-schema-wrapped.xml', 'mailru-style.xml']) {
       const xml = readFileSync(join(__dirname, '..', '..', 'test', 'fixtures', 'reports', name), 'utf8');
