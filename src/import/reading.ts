@@ -71,9 +71,9 @@ export class Reading {
         sink.end();
       } else if (kind === 'gzip' || kind === 'zip') {
         if (depth >= MAX_ARCHIVE_DEPTH) return this.error(label, 'an archive inside an archive inside an archive: only one level of nesting is read');
-        if (kind === 'gzip') await gunzipInto(bytes, this.sinkFor(label, depth + 1, false), this.budget, this.tick);
+        if (kind === 'gzip') await gunzipInto(bytes, this.sinkFor(label, depth + 1), this.budget, this.tick);
         else {
-          await unzipInto(bytes, (name) => this.sinkFor(`${label} › ${name}`, depth + 1, false), (name, m) => this.error(`${label} › ${name}`, m), this.budget, this.tick);
+          await unzipInto(bytes, (name) => this.sinkFor(`${label} › ${name}`, depth + 1), (name, m) => this.error(`${label} › ${name}`, m), this.budget, this.tick);
         }
       } else if (kind === 'text' && topLevel) {
         await this.readMessage(label, bytes, depth);
@@ -96,7 +96,7 @@ export class Reading {
   }
 
   /** A sink that decides by the first bytes: XML is parsed as it streams, archives are kept for later. */
-  sinkFor(label: string, depth: number, quiet: boolean): ByteSink {
+  sinkFor(label: string, depth: number): ByteSink {
     const head: Uint8Array[] = [];
     let headBytes = 0;
     let target: ByteSink | undefined;
@@ -108,10 +108,7 @@ export class Reading {
         target = new BufferSink((bytes) => this.pending.push({ label, bytes, depth }), (reason) => this.error(label, reason));
       }
       else {
-        target = new NullSink((reason) => {
-          if (reason !== undefined) this.error(label, reason);
-          else if (!quiet) this.error(label, 'not a DMARC aggregate report (neither XML, gzip nor zip)');
-        });
+        target = new NullSink((reason) => this.error(label, reason ?? 'not a DMARC aggregate report (neither XML, gzip nor zip)'));
       }
       if (all.length) target.write(all);
     };

@@ -65,6 +65,19 @@ describe('import: containers', () => {
     assert.equal(m.reports.length, 1);
   });
 
+  it('reads a report that is the whole body of a message, or an inline part without a file name', async () => {
+    const head = 'From: reports@receiver.example\r\nSubject: Report\r\nMIME-Version: 1.0\r\n';
+    const gzBody = `${head}Content-Type: application/gzip\r\nContent-Transfer-Encoding: base64\r\n\r\n${b64(gzipSync(xml))}\r\n`;
+    const xmlBody = `${head}Content-Type: text/xml; charset=utf-8\r\n\r\n${new TextDecoder().decode(xml)}\r\n`;
+    const inline = `${head}Content-Type: multipart/mixed; boundary=B\r\n\r\n--B\r\nContent-Type: text/plain\r\n\r\nhi\r\n--B\r\nContent-Type: text/xml\r\nContent-Transfer-Encoding: 8bit\r\n\r\n${new TextDecoder().decode(xml)}\r\n--B--\r\n`;
+    const expected = rowsOf([await readOne('r.xml', xml)]);
+    for (const [name, text] of [['gz-body.eml', gzBody], ['xml-body.eml', xmlBody], ['inline.eml', inline]] as const) {
+      const r = await read(name, utf8(text));
+      assert.deepEqual(r.errors, [], name);
+      assert.deepEqual(rowsOf(r.reports), expected, name);
+    }
+  });
+
   it('a message without a report is an error of that file', async () => {
     const r = await read('empty.eml', eml([{ type: 'application/pdf', name: 'x.pdf', encoding: 'base64', body: b64(utf8('%PDF-1.4')) }]));
     assert.equal(r.reports.length, 0);
