@@ -2,7 +2,7 @@
 import { strict as assert } from 'node:assert';
 import { gzipSync, zipSync } from 'fflate';
 import { decoderFor, utf8Boundary } from '../../src/import/xmlText';
-import { fixture, read, readOne, recordXml, reportXml, rowsOf, utf8 } from './importHelpers';
+import { fixture, read, readOne, recordXml, reportXml, rowsOf, utf8, zipWithDescriptor } from './importHelpers';
 
 const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64').replace(/.{76}/g, '$&\r\n');
 
@@ -33,6 +33,15 @@ describe('import: containers', () => {
       const r = await read(name, bytes);
       assert.deepEqual(r.errors, [], name);
       assert.deepEqual(rowsOf(r.reports), expected, name);
+    }
+  });
+
+  it('reads zip entries whose sizes come after the data (data descriptor), deflated or stored', async () => {
+    const expected = rowsOf([await readOne('r.xml', xml)]);
+    for (const method of [8, 0] as const) {
+      const r = await read(`dd${method}.zip`, zipWithDescriptor('report.xml', xml, method));
+      assert.deepEqual(r.errors, [], `method ${method}`);
+      assert.deepEqual(rowsOf(r.reports), expected, `method ${method}`);
     }
   });
 

@@ -2,6 +2,7 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import * as zlib from 'node:zlib';
 import { readAggregateReports, type AggregateReport, type ImportResult, type ReadOptions } from '../../src/import';
 
 export const FIXTURES = join(__dirname, '..', '..', 'test', 'fixtures', 'reports');
@@ -64,4 +65,52 @@ export async function readOne(name: string, bytes: Uint8Array, options?: ReadOpt
 /** The rows without the parts that legitimately differ by container (none today but `file` on the report). */
 export function rowsOf(reports: AggregateReport[]): unknown[] {
   return reports.flatMap((r) => r.records.map((rec) => JSON.parse(JSON.stringify(rec))));
+}
+
+/** CRC-32 (zlib.crc32 is only in Node ≥ 20.15). */
+function crc32(data: Uint8Array): number {
+  let c = ~0;
+  for (const b of data) {
+    c ^= b;
+    for (let k = 0; k < 8; k++) c = (c >>> 1) ^ (0xedb88320 & -(c & 1));
+  }
+  return ~c >>> 0;
+}
+
+/**
+ * A one-entry zip written the way streaming zip writers (Java's ZipOutputStream, many mail
+ * systems) write it: sizes and CRC left out of the entry header and sent after the data.
+ */
+export function zipWithDescriptor(name: string, data: Uint8Array, method: 0 | 8): Uint8Array {
+  const n = Buffer.from(name);
+  const body = method === 8 ? zlib.deflateRawSync(data) : Buffer.from(data);
+  const crc = crc32(data);
+  const local = Buffer.alloc(30);
+  local.writeUInt32LE(0x04034b50, 0);
+  local.writeUInt16LE(20, 4);
+  local.writeUInt16LE(0x08, 6);
+  local.writeUInt16LE(method, 8);
+  local.writeUInt16LE(n.length, 26);
+  const descriptor = Buffer.alloc(16);
+  descriptor.writeUInt32LE(0x08074b50, 0);
+  descriptor.writeUInt32LE(crc, 4);
+  descriptor.writeUInt32LE(body.length, 8);
+  descriptor.writeUInt32LE(data.length, 12);
+  const central = Buffer.alloc(46);
+  central.writeUInt32LE(0x02014b50, 0);
+  central.writeUInt16LE(20, 4);
+  central.writeUInt16LE(20, 6);
+  central.writeUInt16LE(0x08, 8);
+  central.writeUInt16LE(method, 10);
+  central.writeUInt32LE(crc, 16);
+  central.writeUInt32LE(body.length, 20);
+  central.writeUInt32LE(data.length, 24);
+  central.writeUInt16LE(n.length, 28);
+  const eocd = Buffer.alloc(22);
+  eocd.writeUInt32LE(0x06054b50, 0);
+  eocd.writeUInt16LE(1, 8);
+  eocd.writeUInt16LE(1, 10);
+  eocd.writeUInt32LE(46 + n.length, 12);
+  eocd.writeUInt32LE(30 + n.length + body.length + 16, 16);
+  return Buffer.concat([local, n, body, descriptor, central, n, eocd]);
 }
