@@ -21,16 +21,22 @@ function text(v: XmlValue | undefined): string {
 
 const lower = (v: XmlValue | undefined): string => text(v).toLowerCase();
 
+const NO_CHILDREN: XmlObject = Object.freeze({});
+
 function obj(v: XmlValue | undefined): XmlObject {
-  if (v === undefined || typeof v === 'string') return {};
+  if (v === undefined || typeof v === 'string') return NO_CHILDREN;
   if (Array.isArray(v)) return obj(v[0]);
   return v;
 }
 
-function list(v: XmlValue | undefined): XmlObject[] {
-  if (v === undefined) return [];
-  if (Array.isArray(v)) return v.filter((x): x is XmlObject => typeof x === 'object' && !Array.isArray(x));
-  return typeof v === 'object' ? [v] : [];
+const NONE: readonly XmlObject[] = Object.freeze([]);
+
+function list(v: XmlValue | undefined): readonly XmlObject[] {
+  if (v === undefined || typeof v === 'string') return NONE;
+  if (!Array.isArray(v)) return [v];
+  const out: XmlObject[] = [];
+  for (const x of v) if (typeof x === 'object' && !Array.isArray(x)) out.push(x);
+  return out;
 }
 
 /** SPF/DKIM results, lower-cased; `hardfail` (sent by some receivers) is SPF's `fail`. */
@@ -90,7 +96,13 @@ export function mapRecord(raw: XmlObject, ctx: ReportContext): DmarcRecord {
   const alignedSpf = resultOf(pe.spf);
   const alignedDkim = resultOf(pe.dkim);
   const spfs = list(auth.spf);
-  const spfAuth = spfs.find((s) => lower(s.scope) === 'mfrom') ?? spfs[0];
+  let spfAuth = spfs[0];
+  for (const s of spfs) {
+    if (lower(s.scope) === 'mfrom') {
+      spfAuth = s;
+      break;
+    }
+  }
   const dkims: DkimEntry[] = list(auth.dkim).map((d) => ({
     selector: text(d.selector),
     domain: lower(d.domain),
