@@ -103,11 +103,11 @@ export class Reading {
     const decide = () => {
       const all = concat(head, headBytes);
       const kind = sniff(all.subarray(0, SNIFF_BYTES));
-      if (kind === 'xml') target = new XmlSink(label, this);
-      else if (kind === 'gzip' || kind === 'zip') {
+      if (kind === 'xml') {
+        target = new XmlSink(label, this);
+      } else if (kind === 'gzip' || kind === 'zip') {
         target = new BufferSink((bytes) => this.pending.push({ label, bytes, depth }), (reason) => this.error(label, reason));
-      }
-      else {
+      } else {
         target = new NullSink((reason) => this.error(label, reason ?? 'not a DMARC aggregate report (neither XML, gzip nor zip)'));
       }
       if (all.length) target.write(all);
