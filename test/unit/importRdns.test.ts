@@ -1,5 +1,7 @@
 // Reverse DNS for imported rows through a fake resolver with a canned table: no DNS query is ever sent.
 import { strict as assert } from 'node:assert';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { KNOWN_SENDERS, MemoryRdnsCache, addReverseDns, resolvePtrs, sourceName, type PtrResolver } from '../../src/import';
 import { fixture, readOne } from './importHelpers';
 
@@ -30,6 +32,17 @@ function fakeResolver(table: Record<string, string[] | 'notfound' | 'servfail' |
 }
 
 describe('import: reverse DNS and source names', () => {
+  it('src/import never reaches DNS or vscode itself: the resolver is always injected', () => {
+    const dir = join(__dirname, '..', '..', 'src', 'import');
+    const files = readdirSync(dir).filter((f) => f.endsWith('.ts'));
+    assert.ok(files.length >= 8);
+    for (const f of files) {
+      const text = readFileSync(join(dir, f), 'utf8');
+      assert.doesNotMatch(text, /from ['"](node:)?dns(\/promises)?['"]|require\(['"](node:)?dns/, f);
+      assert.doesNotMatch(text, /from ['"]vscode['"]/, f);
+    }
+  });
+
   it('names the source from the PTR base domain: known sender, else the base domain, else Unknown', () => {
     assert.equal(sourceName('mail-sor-f41.google.com'), 'Google');
     assert.equal(sourceName('a8-33.smtp-out.amazonses.com'), 'Amazon SES');
