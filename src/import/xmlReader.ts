@@ -214,9 +214,16 @@ export class ReportXmlReader {
     this.objs[d] = undefined;
     this.texts[d] = '';
     if (d > 0) {
-      let parent = this.objs[d - 1];
-      if (parent === undefined) parent = this.objs[d - 1] = {};
-      addChild(parent, this.names[d]!, value);
+      const parent = this.objs[d - 1];
+      const name = this.names[d]!;
+      if (parent !== undefined) addChild(parent, name, value);
+      else if (name.inherited) addChild((this.objs[d - 1] = {}), name, value);
+      else {
+        // A first child: nothing to look up, one store into a fresh object.
+        const fresh: XmlObject = {};
+        fresh[name.local] = value;
+        this.objs[d - 1] = fresh;
+      }
       return;
     }
     this.capturing = false;
