@@ -82,7 +82,7 @@ if (tests) {
     platform: 'node',
     format: 'cjs',
     target: 'node20',
-    external: ['vscode', 'mocha', 'playwright-core', 'esbuild'],
+    external: ['vscode', 'mocha', 'playwright-core', 'esbuild', '@vscode/l10n-dev', 'sharp'],
   });
 }
 

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import * as l10n from '@vscode/l10n';
 import { fetchDmarcRecords, requestLine } from './api';
 import { AccountStore } from './accounts/accountStore';
 import { PUBLIC_BASE_URL, registerAccountCommands } from './accounts/accountCommands';
@@ -40,6 +41,8 @@ export function activate(context: vscode.ExtensionContext): DmarcExplorerApi | u
   context.subscriptions.push(log);
   const version = String(context.extension.packageJSON.version);
   log.info(`DMARC Explorer ${version} activated`);
+  // The core (src/records) translates through @vscode/l10n: hand it the bundle VS Code chose.
+  if (vscode.l10n.bundle) l10n.config({ contents: vscode.l10n.bundle });
 
   const perf = startPerfTrace(process.env.DMARC_PERF_FILE, process.env.DMARC_PERF_CPUPROFILE);
   if (perf) context.subscriptions.push(perf);

@@ -33,8 +33,16 @@ export function startPerfTrace(file: string | undefined, profileDir?: string): P
   };
   const h = monitorEventLoopDelay({ resolution: 10 });
   h.enable();
+  // CPU time of the process in each sample (all its threads): a long block with little CPU was
+  // the machine's other processes, not this one.
+  let cpu = process.cpuUsage();
+  let last = Date.now();
   const timer = setInterval(() => {
-    write({ event: 'loop', at: Date.now(), maxMs: Math.round(h.max / 1e6), heapMB: Math.round(process.memoryUsage().heapUsed / 1048576) });
+    const used = process.cpuUsage(cpu);
+    cpu = process.cpuUsage();
+    const now = Date.now();
+    write({ event: 'loop', at: now, maxMs: Math.round(h.max / 1e6), heapMB: Math.round(process.memoryUsage().heapUsed / 1048576), cpuMs: Math.round((used.user + used.system) / 1000), wallMs: now - last });
+    last = now;
     h.reset();
   }, 250);
   timer.unref();
@@ -46,13 +54,32 @@ export function startPerfTrace(file: string | undefined, profileDir?: string): P
   });
   gc.observe({ entryTypes: ['gc'] });
   const profiler = profileDir ? startProfiler(profileDir) : undefined;
+  // The live heap (after a full garbage collection) a few seconds after a panel has its rows: what
+  // the loop samples report includes garbage not yet collected.
+  let probe: ReturnType<typeof setTimeout> | undefined;
+  const probeHeap = (): void => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { Session } = require('node:inspector') as typeof import('node:inspector');
+    const session = new Session();
+    session.connect();
+    session.post('HeapProfiler.collectGarbage', () => {
+      write({ event: 'heapLive', at: Date.now(), heapMB: Math.round(process.memoryUsage().heapUsed / 1048576) });
+      session.disconnect();
+    });
+  };
   current = {
     mark: (event, detail) => {
       write({ event, at: Date.now(), ...detail });
-      if (event === 'rowsSent') profiler?.cut();
+      if (event === 'rowsSent') {
+        profiler?.cut();
+        if (probe) clearTimeout(probe);
+        probe = setTimeout(probeHeap, 3000);
+        probe.unref();
+      }
     },
     dispose: () => {
       clearInterval(timer);
+      if (probe) clearTimeout(probe);
       h.disable();
       gc.disconnect();
       profiler?.dispose();

@@ -89,9 +89,26 @@ async function runSuiteLayer() {
   }
 }
 
+/**
+ * The unit layer reads the packaged .vsix (test/unit/vsix.test.ts). Packaging runs vsce's
+ * prepublish step, a minified build into dist/, so it comes before build(), which puts the test
+ * build back. A failure here is the vsix test's to report.
+ */
+function packageVsix() {
+  const out = join(tmp, 'dmarc-explorer.vsix');
+  const r = spawnSync(process.execPath, ['tools/package.mjs', '--out', out], { cwd: repoRoot, encoding: 'utf8' });
+  if (r.status === 0) {
+    process.env.DMARC_TEST_VSIX = out;
+    console.log(`packaged ${(statSync(out).size / 1024).toFixed(1)} KB for the unit layer`);
+  } else {
+    console.log(`packaging failed (the unit layer's vsix test will say why):\n${r.stdout}\n${r.stderr}`);
+  }
+}
+
 const results = [];
 let exitCode = 0;
 try {
+  if (selected.includes('unit')) packageVsix();
   build();
 } catch (err) {
   console.error(String(err.message || err));

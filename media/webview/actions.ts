@@ -3,6 +3,7 @@
  * context menu, the columns menu (show, hide, move), and the details pane's loading of a row's
  * JSON from the host. Each asks the host and reports back on the toolbar's status line.
  */
+import * as l10n from '@vscode/l10n';
 import type { ColumnId } from '../../src/shared/columns';
 import type { GroupExportRow, RowDetail } from '../../src/shared/protocol';
 import type { RecordsModel, View } from './data/query';
@@ -82,12 +83,12 @@ export class Actions {
     let index = this.selection.focus;
     if (index < 0 && this.selection.count > 0) index = this.selection.selectedIn(this.host.view().order)[0] ?? -1;
     if (index < 0) {
-      this.toolbar.setStatus('Select a row to copy its JSON.', true);
+      this.toolbar.setStatus(l10n.t('Select a row to copy its JSON.'), true);
       return;
     }
     try {
       await request<null>({ type: 'copyRow', index });
-      this.toolbar.setStatus(`Copied row ${index + 1} as JSON.`, false);
+      this.toolbar.setStatus(l10n.t('Copied row {0} as JSON.', index + 1), false);
     } catch (err) {
       this.toolbar.setStatus((err as Error).message, true);
     }
@@ -100,48 +101,49 @@ export class Actions {
     const indices = selected ? this.selection.selectedIn(this.host.sortedAll()) : this.host.view().order;
     const what = selected ? 'selected' : 'filtered';
     const label = format.toUpperCase();
+    const rows = (n: number) => (selected ? plural(n, l10n.t('selected row'), l10n.t('selected rows')) : plural(n, l10n.t('filtered row'), l10n.t('filtered rows')));
     if (indices.length === 0) {
-      this.toolbar.setStatus('No rows to export.', true);
+      this.toolbar.setStatus(l10n.t('No rows to export.'), true);
       return;
     }
-    this.toolbar.setStatus(`Exporting ${plural(indices.length, `${what} row`, `${what} rows`)} as ${label}…`, false, true);
+    this.toolbar.setStatus(l10n.t('Exporting {0} as {1}…', rows(indices.length), label), false, true);
     try {
       const result = await request<{ count?: number } | null>({ type: 'export', format, indices: Array.from(indices), what });
       const count = result && typeof result.count === 'number' ? result.count : indices.length;
-      this.toolbar.setStatus(`Exported ${plural(count, `${what} row`, `${what} rows`)} as ${label}.`, false);
+      this.toolbar.setStatus(l10n.t('Exported {0} as {1}.', rows(count), label), false);
     } catch (err) {
-      this.toolbar.setStatus(`Export failed: ${(err as Error).message}`, true);
+      this.toolbar.setStatus(l10n.t('Export failed: {0}', (err as Error).message), true);
     }
   }
 
   async exportGroups(format: 'json' | 'csv', title: string, rows: GroupExportRow[]): Promise<void> {
     const label = format.toUpperCase();
     if (rows.length === 0) {
-      this.toolbar.setStatus('No groups to export.', true);
+      this.toolbar.setStatus(l10n.t('No groups to export.'), true);
       return;
     }
-    this.toolbar.setStatus(`Exporting ${plural(rows.length, 'group', 'groups')} as ${label}…`, false, true);
+    this.toolbar.setStatus(l10n.t('Exporting {0} as {1}…', plural(rows.length, l10n.t('group'), l10n.t('groups')), label), false, true);
     try {
       await request<{ count?: number } | null>({ type: 'exportGroups', format, title: title.slice(0, 500), rows });
-      this.toolbar.setStatus(`Exported ${plural(rows.length, 'group', 'groups')} as ${label}.`, false);
+      this.toolbar.setStatus(l10n.t('Exported {0} as {1}.', plural(rows.length, l10n.t('group'), l10n.t('groups')), label), false);
     } catch (err) {
-      this.toolbar.setStatus(`Export failed: ${(err as Error).message}`, true);
+      this.toolbar.setStatus(l10n.t('Export failed: {0}', (err as Error).message), true);
     }
   }
 
   contextEntries(): MenuEntry[] {
     const n = this.selection.count;
     const filtered = this.host.view().order.length;
-    const scope = n > 0 ? plural(n, 'Selected Row', 'Selected Rows') : plural(filtered, 'Filtered Row', 'Filtered Rows');
+    const scope = n > 0 ? plural(n, l10n.t('Selected Row'), l10n.t('Selected Rows')) : plural(filtered, l10n.t('Filtered Row'), l10n.t('Filtered Rows'));
     const none = n === 0 && filtered === 0;
     return [
-      { label: `Export ${scope} as JSON`, action: 'export-json', disabled: none },
-      { label: `Export ${scope} as CSV`, action: 'export-csv', disabled: none },
+      { label: l10n.t('Export {0} as JSON', scope), action: 'export-json', disabled: none },
+      { label: l10n.t('Export {0} as CSV', scope), action: 'export-csv', disabled: none },
       'separator',
-      { label: 'Copy Row JSON', action: 'copy-json', disabled: this.selection.focus < 0 },
+      { label: l10n.t('Copy Row JSON'), action: 'copy-json', disabled: this.selection.focus < 0 },
       'separator',
-      { label: 'Select All', action: 'select-all', disabled: filtered === 0 },
-      { label: 'Clear Selection', action: 'clear-selection', disabled: n === 0 },
+      { label: l10n.t('Select All'), action: 'select-all', disabled: filtered === 0 },
+      { label: l10n.t('Clear Selection'), action: 'clear-selection', disabled: n === 0 },
     ];
   }
 
@@ -157,8 +159,8 @@ export class Actions {
       keepOpen: true,
       attrs: { 'data-column-toggle': c },
     }));
-    entries.push('separator', { label: 'Show All Columns', action: 'show-all-columns', disabled: hidden.size === 0, keepOpen: true });
-    entries.push({ label: 'Reset Column Order and Widths', action: 'reset-columns', keepOpen: false });
+    entries.push('separator', { label: l10n.t('Show All Columns'), action: 'show-all-columns', disabled: hidden.size === 0, keepOpen: true });
+    entries.push({ label: l10n.t('Reset Column Order and Widths'), action: 'reset-columns', keepOpen: false });
     return entries;
   }
 

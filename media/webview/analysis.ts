@@ -4,6 +4,7 @@
  * modules in data/ and renders the three components; every choice goes back to the one view state
  * through `AnalysisHost`.
  */
+import * as l10n from '@vscode/l10n';
 import type { GroupExportRow, ViewState } from '../../src/shared/protocol';
 import { GROUP_FIELDS, type GroupField, type TrendSplit } from '../../src/shared/columns';
 import { computeGroups, sortGroups, type GroupStats } from './data/groups';
@@ -48,9 +49,9 @@ export class Analysis {
       onChoose: (r) => this.chooseBars(r),
     });
     this.groupBy = el('select', { class: 'select', attrs: { id: 'group-by', 'data-testid': 'group-by' } });
-    this.thenBy = el('select', { class: 'select', attrs: { id: 'then-by', 'data-testid': 'then-by', 'aria-label': 'Then by' } });
+    this.thenBy = el('select', { class: 'select', attrs: { id: 'then-by', 'data-testid': 'then-by', 'aria-label': l10n.t('Then by') } });
     this.controls = el('div', { class: 'group-controls' }, [
-      el('label', { text: 'Group by', attrs: { for: 'group-by' } }),
+      el('label', { text: l10n.t('Group by'), attrs: { for: 'group-by' } }),
       this.groupBy,
       el('label', { class: 'then-label', text: 'then by', attrs: { for: 'then-by' } }),
       this.thenBy,
@@ -82,7 +83,7 @@ export class Analysis {
       },
       this.controls,
     );
-    this.chips = el('div', { class: 'chips', attrs: { 'data-testid': 'chips', role: 'list', 'aria-label': 'Active filters' } });
+    this.chips = el('div', { class: 'chips', attrs: { 'data-testid': 'chips', role: 'list', 'aria-label': l10n.t('Active filters') } });
   }
 
   private fillSelects(): void {
@@ -93,9 +94,9 @@ export class Analysis {
     const options = (withNone: string): HTMLOptionElement[] => [
       el('option', { text: withNone, attrs: { value: '' } }),
       ...GROUP_FIELDS.map((f) => el('option', { text: groupLabel(f), attrs: { value: f } })),
-      ...extras.map((x) => el('option', { text: `${x} (extra field)`, attrs: { value: `extra:${x}` } })),
+      ...extras.map((x) => el('option', { text: l10n.t('{0} (extra field)', x), attrs: { value: `extra:${x}` } })),
     ];
-    this.groupBy.replaceChildren(...options('Nothing'));
+    this.groupBy.replaceChildren(...options(l10n.t('Nothing')));
     this.thenBy.replaceChildren(...options('—'));
   }
 
@@ -127,7 +128,7 @@ export class Analysis {
       trend: t,
       split: s.trendSplit === 'group' && !s.groupBy ? 'category' : s.trendSplit,
       share: s.share,
-      labelOf: (k) => (k === 'other' ? 'Other' : k === 'emails' ? 'Emails' : valueLabel(k)),
+      labelOf: (k) => (k === 'other' ? l10n.t('Other') : k === 'emails' ? l10n.t('Emails') : valueLabel(k)),
       chosen,
       groupSplitAvailable: !!s.groupBy,
     });
@@ -172,7 +173,7 @@ export class Analysis {
     if (!s.groupBy) return;
     const { lines, total, multi } = this.lines();
     const level0 = lines.filter((l) => l.level === 0).length;
-    this.groups.update(lines, total, this.sort, `${plural(level0, 'group', 'groups')} by ${groupLabel(s.groupBy)}${s.thenBy ? ` → ${groupLabel(s.thenBy)}` : ''}`, multi);
+    this.groups.update(lines, total, this.sort, s.thenBy ? l10n.t('{0} by {1} → {2}', plural(level0, l10n.t('group'), l10n.t('groups')), groupLabel(s.groupBy), groupLabel(s.thenBy)) : l10n.t('{0} by {1}', plural(level0, l10n.t('group'), l10n.t('groups')), groupLabel(s.groupBy)), multi);
   }
 
   private chooseGroup(line: GroupLine): void {
@@ -189,7 +190,7 @@ export class Analysis {
     const s = this.state;
     const chips: HTMLElement[] = [];
     const chip = (label: string, testid: string, remove: () => void): HTMLElement => {
-      const x = iconButton('close', `Remove the filter ${label}`, `${testid}-remove`);
+      const x = iconButton('close', l10n.t('Remove the filter {0}', label), `${testid}-remove`);
       x.addEventListener('click', remove);
       return el('span', { class: 'chip', attrs: { role: 'listitem', 'data-testid': testid } }, [el('span', { class: 'chip-label', text: label }), x]);
     };
@@ -197,7 +198,7 @@ export class Analysis {
       const t = this.trendData;
       const a = bucketLabel(t.unit, s.days.startMs);
       const b = t.unit === 'day' ? formatDay(s.days.endMs) : bucketLabel(t.unit, s.days.endMs - (t.unit === 'hour' ? 3_599_999 : 604_799_999));
-      chips.push(chip(a === b ? `Date: ${a}` : `Date: ${a} – ${b}`, 'chip-days', () => this.host.change({ days: undefined })));
+      chips.push(chip(a === b ? l10n.t('Date: {0}', a) : l10n.t('Date: {0} – {1}', a, b), 'chip-days', () => this.host.change({ days: undefined })));
     }
     s.groups.forEach((g, k) => {
       chips.push(chip(`${groupLabel(g.field)}: ${valueLabel(g.key)}`, `chip-group-${k}`, () => this.host.change({ groups: s.groups.filter((_, j) => j !== k) })));

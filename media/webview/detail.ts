@@ -2,6 +2,7 @@
  * The detail pane: the focused row as the server sent it (pretty JSON, coloured), its DKIM
  * signatures, and a Copy JSON button. The row is fetched from the host on demand (`getRow`).
  */
+import * as l10n from '@vscode/l10n';
 import type { RowDetail } from '../../src/shared/protocol';
 import { badge, button, el, iconButton } from './dom';
 import { tokenizeJson } from './jsonTokens';
@@ -21,13 +22,13 @@ export class DetailPane {
   private edge: HTMLButtonElement | undefined;
 
   constructor(private readonly host: DetailHost) {
-    this.element = el('aside', { class: 'detail', attrs: { 'aria-label': 'Row details', 'data-testid': 'detail' } });
+    this.element = el('aside', { class: 'detail', attrs: { 'aria-label': l10n.t('Row details'), 'data-testid': 'detail' } });
     const header = el('div', { class: 'pane-header' });
-    this.titleEl = el('span', { class: 'pane-title', text: 'Details' });
+    this.titleEl = el('span', { class: 'pane-title', text: l10n.t('Details') });
     this.subtitleEl = el('span', { class: 'pane-subtitle' });
-    this.copyButton = button('Copy JSON', { icon: 'copy', class: 'button secondary small', testid: 'copy-json', title: 'Copy the row as JSON' });
+    this.copyButton = button(l10n.t('Copy JSON'), { icon: 'copy', class: 'button secondary small', testid: 'copy-json', title: l10n.t('Copy the row as JSON') });
     this.copyButton.addEventListener('click', () => void this.copy());
-    const close = iconButton('close', 'Hide details', 'detail-close');
+    const close = iconButton('close', l10n.t('Hide details'), 'detail-close');
     close.addEventListener('click', () => this.host.onClose());
     header.append(this.titleEl, this.subtitleEl, el('span', { class: 'spacer' }), this.copyButton, close);
     this.body = el('div', { class: 'detail-body' });
@@ -38,13 +39,13 @@ export class DetailPane {
   /** Collapsed, the pane is a strip at the edge with a button that opens it again. */
   setCollapsed(collapsed: boolean, onOpen: () => void): void {
     if (!this.edge) {
-      this.edge = iconButton('layout-sidebar-right', 'Show details', 'detail-edge');
+      this.edge = iconButton('layout-sidebar-right', l10n.t('Show details'), 'detail-edge');
       this.edge.classList.add('detail-edge');
       this.edge.addEventListener('click', () => onOpen());
       this.element.append(this.edge);
     }
     this.element.classList.toggle('collapsed', collapsed);
-    this.element.setAttribute('aria-label', collapsed ? 'Row details (hidden)' : 'Row details');
+    this.element.setAttribute('aria-label', collapsed ? l10n.t('Row details (hidden)') : l10n.t('Row details'));
   }
 
   get shownIndex(): number {
@@ -53,19 +54,19 @@ export class DetailPane {
 
   showPlaceholder(): void {
     this.index = -1;
-    this.titleEl.textContent = 'Details';
+    this.titleEl.textContent = l10n.t('Details');
     this.subtitleEl.textContent = '';
     this.copyButton.disabled = true;
-    this.body.replaceChildren(el('p', { class: 'placeholder', text: 'Select a row to see the record as the server sent it.' }));
+    this.body.replaceChildren(el('p', { class: 'placeholder', text: l10n.t('Select a row to see the record as the server sent it.') }));
   }
 
   showLoading(index: number, label: string): void {
     if (this.index === index && !this.body.querySelector('.placeholder')) return;
     this.index = index;
-    this.titleEl.textContent = `Row ${index + 1}`;
+    this.titleEl.textContent = l10n.t('Row {0}', index + 1);
     this.subtitleEl.textContent = label;
     this.copyButton.disabled = true;
-    this.body.replaceChildren(el('p', { class: 'placeholder', text: 'Loading…' }));
+    this.body.replaceChildren(el('p', { class: 'placeholder', text: l10n.t('Loading…') }));
   }
 
   showError(index: number, message: string): void {
@@ -76,19 +77,19 @@ export class DetailPane {
 
   show(detail: RowDetail, label: string): void {
     this.index = detail.index;
-    this.titleEl.textContent = `Row ${detail.index + 1}`;
+    this.titleEl.textContent = l10n.t('Row {0}', detail.index + 1);
     this.subtitleEl.textContent = label;
     this.copyButton.disabled = false;
 
     const dkims = Array.isArray(detail.dkims) ? detail.dkims : [];
     const dkimSection = el('section', { class: 'detail-section' });
-    dkimSection.append(el('h3', { class: 'section-title', text: `DKIM signatures (${dkims.length})` }));
+    dkimSection.append(el('h3', { class: 'section-title', text: l10n.t('DKIM signatures ({0})', dkims.length) }));
     if (dkims.length === 0) {
-      dkimSection.append(el('p', { class: 'muted', text: 'No DKIM signatures.', attrs: { 'data-testid': 'detail-dkims' } }));
+      dkimSection.append(el('p', { class: 'muted', text: l10n.t('No DKIM signatures.'), attrs: { 'data-testid': 'detail-dkims' } }));
     } else {
       const table = el('table', { class: 'dkim-table', attrs: { 'data-testid': 'detail-dkims' } });
       const head = el('tr');
-      for (const h of ['Selector', 'Domain', 'Result']) head.append(el('th', { text: h, attrs: { scope: 'col' } }));
+      for (const h of [l10n.t('Selector'), l10n.t('Domain'), l10n.t('Result')]) head.append(el('th', { text: h, attrs: { scope: 'col' } }));
       table.append(el('thead', {}, [head]));
       const tbody = el('tbody');
       for (const d of dkims) {
@@ -101,8 +102,8 @@ export class DetailPane {
     }
 
     const jsonSection = el('section', { class: 'detail-section' });
-    jsonSection.append(el('h3', { class: 'section-title', text: 'JSON' }));
-    const pre = el('pre', { class: 'json', attrs: { 'data-testid': 'detail-json', tabindex: 0, 'aria-label': 'Row JSON' } });
+    jsonSection.append(el('h3', { class: 'section-title', text: l10n.t('JSON') }));
+    const pre = el('pre', { class: 'json', attrs: { 'data-testid': 'detail-json', tabindex: 0, 'aria-label': l10n.t('Row JSON') } });
     const json = typeof detail.json === 'string' ? detail.json : '';
     for (const t of tokenizeJson(json)) {
       if (t.kind === 'text') pre.append(t.text);
@@ -119,16 +120,16 @@ export class DetailPane {
     const ic = this.copyButton.querySelector('.codicon')!;
     try {
       await this.host.onCopy(this.index);
-      label.textContent = 'Copied';
+      label.textContent = l10n.t('Copied');
       ic.className = 'codicon codicon-check';
     } catch (err) {
-      label.textContent = 'Copy failed';
+      label.textContent = l10n.t('Copy failed');
       this.copyButton.title = (err as Error).message;
     }
     setTimeout(() => {
-      label.textContent = 'Copy JSON';
+      label.textContent = l10n.t('Copy JSON');
       ic.className = 'codicon codicon-copy';
-      this.copyButton.title = 'Copy the row as JSON';
+      this.copyButton.title = l10n.t('Copy the row as JSON');
     }, 1500);
   }
 }

@@ -4,6 +4,7 @@
  * a facet combine with OR, facets with AND. Facets with many values (TOP_FACETS) show their top
  * values and a filter box. The option list is keyboard navigable as one unit (Up/Down, Space).
  */
+import * as l10n from '@vscode/l10n';
 import { FACETS, TOP_FACETS, type FacetId } from '../../src/shared/columns';
 import type { FacetOption } from './data/facetOptions';
 import { badge, el, icon } from './dom';
@@ -40,20 +41,20 @@ export class FacetsPanel {
   private last: Record<FacetId, FacetOption[]> | undefined;
 
   constructor(private readonly host: FacetsHost) {
-    this.element = el('nav', { class: 'facets', attrs: { 'aria-label': 'Filters', 'data-testid': 'facets' } });
+    this.element = el('nav', { class: 'facets', attrs: { 'aria-label': l10n.t('Filters'), 'data-testid': 'facets' } });
     const header = el('div', { class: 'pane-header' });
-    this.clearAll = el('button', { class: 'link-button', text: 'Clear all', attrs: { type: 'button', 'data-testid': 'facets-clear' } });
+    this.clearAll = el('button', { class: 'link-button', text: l10n.t('Clear all'), attrs: { type: 'button', 'data-testid': 'facets-clear' } });
     this.clearAll.addEventListener('click', () => this.host.onClear(undefined));
-    header.append(el('span', { class: 'pane-title', text: 'Filters' }), el('span', { class: 'spacer' }), this.clearAll);
-    const switcher = el('div', { class: 'segmented', attrs: { role: 'radiogroup', 'aria-label': 'Facet counts show', 'data-testid': 'facet-weight' } });
+    header.append(el('span', { class: 'pane-title', text: l10n.t('Filters') }), el('span', { class: 'spacer' }), this.clearAll);
+    const switcher = el('div', { class: 'segmented', attrs: { role: 'radiogroup', 'aria-label': l10n.t('Facet counts show'), 'data-testid': 'facet-weight' } });
     const mk = (w: CountWeight, label: string): HTMLButtonElement => {
       const b = el('button', { class: 'segment', text: label, attrs: { type: 'button', role: 'radio', 'data-weight': w } });
       b.addEventListener('click', () => this.host.onWeight(w));
       switcher.append(b);
       return b;
     };
-    this.weightButtons = { emails: mk('emails', 'Emails'), rows: mk('rows', 'Rows') };
-    const countsRow = el('div', { class: 'facet-weight' }, [el('span', { class: 'muted', text: 'Counts:' }), switcher]);
+    this.weightButtons = { emails: mk('emails', l10n.t('Emails')), rows: mk('rows', l10n.t('Rows')) };
+    const countsRow = el('div', { class: 'facet-weight' }, [el('span', { class: 'muted', text: l10n.t('Counts:') }), switcher]);
     this.element.append(header, countsRow);
     const body = el('div', { class: 'facets-body' });
     for (const f of FACETS) body.append(this.group(f));
@@ -65,14 +66,14 @@ export class FacetsPanel {
   private group(f: FacetId): HTMLElement {
     const group = el('div', { class: 'facet-group', attrs: { role: 'group', 'aria-labelledby': `facet-title-${f}`, 'data-facet-group': f } });
     const title = el('div', { class: 'facet-title' });
-    const clear = el('button', { class: 'link-button', text: 'Clear', attrs: { type: 'button', 'aria-label': `Clear the ${FACET_LABELS[f]} filter` } });
+    const clear = el('button', { class: 'link-button', text: l10n.t('Clear'), attrs: { type: 'button', 'aria-label': l10n.t('Clear the {0} filter', FACET_LABELS[f]) } });
     clear.addEventListener('click', () => this.host.onClear(f));
     title.append(el('span', { text: FACET_LABELS[f], attrs: { id: `facet-title-${f}` } }), clear);
     const list = el('div', { class: 'facet-options' });
     const g: Group = { list, clear, expanded: false, keys: '' };
     group.append(title);
     if (TOP_FACETS.includes(f)) {
-      g.filter = el('input', { class: 'facet-filter', attrs: { type: 'text', placeholder: `Filter ${FACET_LABELS[f]}`, 'aria-label': `Filter the ${FACET_LABELS[f]} values`, 'data-testid': `facet-filter-${f}`, spellcheck: 'false', autocomplete: 'off', maxlength: 200 } });
+      g.filter = el('input', { class: 'facet-filter', attrs: { type: 'text', placeholder: l10n.t('Filter {0}', FACET_LABELS[f]), 'aria-label': l10n.t('Filter the {0} values', FACET_LABELS[f]), 'data-testid': `facet-filter-${f}`, spellcheck: 'false', autocomplete: 'off', maxlength: 200 } });
       g.filter.addEventListener('input', () => this.renderGroup(f, true));
       g.more = el('button', { class: 'link-button facet-more', attrs: { type: 'button', 'data-testid': `facet-more-${f}` } });
       g.more.addEventListener('click', () => {
@@ -128,13 +129,13 @@ export class FacetsPanel {
       if (focusedKey !== undefined && focusedKey !== null) {
         for (const n of g.list.children) if ((n as HTMLElement).dataset.value === focusedKey) (n as HTMLElement).focus();
       }
-      if (list.length === 0) g.list.append(el('div', { class: 'muted facet-empty', text: options.length ? 'No matching values' : 'No values' }));
+      if (list.length === 0) g.list.append(el('div', { class: 'muted facet-empty', text: options.length ? l10n.t('No matching values') : l10n.t('No values') }));
     } else {
       list.forEach((o, k) => this.paint(g.list.children[k] as HTMLElement, o));
     }
     if (g.more) {
       g.more.hidden = hidden === 0 && !g.expanded;
-      g.more.textContent = g.expanded ? 'Show fewer' : `Show ${formatCount(Math.min(hidden, TOP_MORE - TOP_SHOWN))} more`;
+      g.more.textContent = g.expanded ? l10n.t('Show fewer') : l10n.t('Show {0} more', formatCount(Math.min(hidden, TOP_MORE - TOP_SHOWN)));
     }
     const active = options.some((o) => o.selected);
     g.clear.hidden = !active;
@@ -150,10 +151,10 @@ export class FacetsPanel {
     count.textContent = formatCount(n);
     (count as HTMLElement).dataset.rows = String(o.count);
     (count as HTMLElement).dataset.emails = String(o.emails);
-    const what = this.weight === 'emails' ? plural(n, 'email', 'emails') : plural(n, 'row', 'rows');
+    const what = this.weight === 'emails' ? plural(n, l10n.t('email'), l10n.t('emails')) : plural(n, l10n.t('row'), l10n.t('rows'));
     element.setAttribute('aria-label', `${o.label}: ${what}`);
     const help = valueHelp(element.dataset.facet as FacetId, o.key);
-    element.title = `${help ?? o.label}\n${plural(o.emails, 'email', 'emails')} in ${plural(o.count, 'row', 'rows')}`;
+    element.title = `${help ?? o.label}\n${l10n.t('{0} in {1}', plural(o.emails, l10n.t('email'), l10n.t('emails')), plural(o.count, l10n.t('row'), l10n.t('rows')))}`;
   }
 
   private option(f: FacetId, o: FacetOption): HTMLElement {

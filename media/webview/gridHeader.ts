@@ -3,6 +3,7 @@
  * (double-click resets it), reorder by dragging a header or with Alt+Left/Right. Widths and
  * order are the user's layout: every change is reported so the host can keep it for every panel.
  */
+import * as l10n from '@vscode/l10n';
 import type { ColumnId } from '../../src/shared/columns';
 import { el, icon } from './dom';
 import { COLUMN_LABELS, COLUMN_WIDTHS } from './format';
@@ -52,7 +53,7 @@ export class GridHeader {
     const cell = el('div', {
       class: `header-cell${c === 'emails' ? ' numeric' : ''}`,
       attrs: { role: 'columnheader', 'aria-colindex': k + 1, 'data-column': c, tabindex: -1, 'aria-sort': 'none', draggable: 'true' },
-      title: `Sort by ${COLUMN_LABELS[c]} (drag to move, Alt+Left/Right on the keyboard)`,
+      title: l10n.t('Sort by {0} (drag to move, Alt+Left/Right on the keyboard)', COLUMN_LABELS[c]),
     });
     const sash = el('div', { class: 'sash', attrs: { 'aria-hidden': 'true' } });
     cell.append(el('span', { class: 'header-label', text: COLUMN_LABELS[c] }), icon('arrow-up', 'sort-icon'), sash);

@@ -4,6 +4,7 @@
  * Up/Down to move, Right/Left to open or close a group's second level, Enter or a click to filter
  * the records to that group.
  */
+import * as l10n from '@vscode/l10n';
 import type { GroupStats } from './data/groups';
 import { el, icon, iconButton } from './dom';
 import { formatCount, formatDay, formatPercent, plural, valueLabel } from './format';
@@ -27,16 +28,16 @@ export interface GroupsHost {
 }
 
 const COLS: { id: GroupSortKey | 'disposition'; label: string; title: string; numeric?: boolean }[] = [
-  { id: 'key', label: 'Group', title: 'The value rows are grouped by' },
-  { id: 'rows', label: 'Rows', title: 'Report rows', numeric: true },
-  { id: 'emails', label: 'Emails', title: 'Emails (the rows’ counts)', numeric: true },
-  { id: 'share', label: 'Share', title: 'Share of the emails', numeric: true },
-  { id: 'pass', label: 'DMARC', title: 'DMARC pass, email-weighted', numeric: true },
-  { id: 'spf', label: 'SPF', title: 'Aligned SPF pass, email-weighted', numeric: true },
-  { id: 'dkim', label: 'DKIM', title: 'Aligned DKIM pass, email-weighted', numeric: true },
-  { id: 'disposition', label: 'Disposition', title: 'Emails delivered, quarantined and rejected' },
-  { id: 'first', label: 'First', title: 'First report date (UTC)' },
-  { id: 'last', label: 'Last', title: 'Last report date (UTC)' },
+  { id: 'key', label: l10n.t('Group'), title: l10n.t('The value rows are grouped by') },
+  { id: 'rows', label: l10n.t('Rows'), title: l10n.t('Report rows'), numeric: true },
+  { id: 'emails', label: l10n.t('Emails'), title: l10n.t('Emails (the rows’ counts)'), numeric: true },
+  { id: 'share', label: l10n.t('Share'), title: l10n.t('Share of the emails'), numeric: true },
+  { id: 'pass', label: l10n.t('DMARC'), title: l10n.t('DMARC pass, email-weighted'), numeric: true },
+  { id: 'spf', label: l10n.t('SPF'), title: l10n.t('Aligned SPF pass, email-weighted'), numeric: true },
+  { id: 'dkim', label: l10n.t('DKIM'), title: l10n.t('Aligned DKIM pass, email-weighted'), numeric: true },
+  { id: 'disposition', label: l10n.t('Disposition'), title: l10n.t('Emails delivered, quarantined and rejected') },
+  { id: 'first', label: l10n.t('First'), title: l10n.t('First report date (UTC)') },
+  { id: 'last', label: l10n.t('Last'), title: l10n.t('Last report date (UTC)') },
 ];
 const ROW_HEIGHT = 24;
 const rate = (part: number, whole: number): string => formatPercent(whole > 0 ? part / whole : Number.NaN);
@@ -58,21 +59,21 @@ export class GroupsTable {
   private top = 0;
 
   constructor(private readonly host: GroupsHost, controls: HTMLElement) {
-    this.element = el('section', { class: 'groups', attrs: { 'data-testid': 'groups', 'aria-label': 'Groups' } });
+    this.element = el('section', { class: 'groups', attrs: { 'data-testid': 'groups', 'aria-label': l10n.t('Groups') } });
     const bar = el('div', { class: 'groups-bar' });
     this.note = el('span', { class: 'muted groups-note', attrs: { 'data-testid': 'groups-note' } });
-    const json = iconButton('json', 'Export the groups as JSON', 'groups-export-json');
+    const json = iconButton('json', l10n.t('Export the groups as JSON'), 'groups-export-json');
     json.addEventListener('click', () => this.host.onExport('json'));
-    const csv = iconButton('table', 'Export the groups as CSV', 'groups-export-csv');
+    const csv = iconButton('table', l10n.t('Export the groups as CSV'), 'groups-export-csv');
     csv.addEventListener('click', () => this.host.onExport('csv'));
     this.exports = [json, csv];
     bar.append(controls, this.note, el('span', { class: 'spacer' }), json, csv);
     this.multi = el('div', { class: 'groups-multi', attrs: { 'data-testid': 'groups-multi', role: 'note' } }, [
       icon('info'),
-      el('span', { text: 'A row with several values (DKIM signatures, rDNS names) is in the group of each: shares and group totals can add up to more than 100%.' }),
+      el('span', { text: l10n.t('A row with several values (DKIM signatures, rDNS names) is in the group of each: shares and group totals can add up to more than 100%.') }),
     ]);
     this.multi.hidden = true;
-    this.grid = el('div', { class: 'groups-grid', attrs: { role: 'grid', 'aria-label': 'Groups', tabindex: 0, 'aria-colcount': COLS.length, 'data-testid': 'groups-grid' } });
+    this.grid = el('div', { class: 'groups-grid', attrs: { role: 'grid', 'aria-label': l10n.t('Groups'), tabindex: 0, 'aria-colcount': COLS.length, 'data-testid': 'groups-grid' } });
     const head = el('div', { class: 'groups-row groups-head', attrs: { role: 'row', 'aria-rowindex': 1 } });
     COLS.forEach((c, k) => {
       const h = el('div', { class: `groups-cell${c.numeric ? ' numeric' : ''}`, title: c.title, attrs: { role: 'columnheader', 'aria-colindex': k + 1, 'data-column': c.id, 'aria-sort': 'none' } });
@@ -80,7 +81,7 @@ export class GroupsTable {
       if (c.id !== 'disposition') {
         h.append(icon('arrow-down', 'sort-icon'));
         h.classList.add('sortable');
-        h.title = `${c.title}: click to sort`;
+        h.title = l10n.t('{0}: click to sort', c.title);
         h.addEventListener('click', () => this.host.onSort(c.id as GroupSortKey));
       }
       head.append(h);
@@ -121,7 +122,7 @@ export class GroupsTable {
     if (opening) this.body.scrollTop = this.top = 0;
     for (const b of this.exports) b.hidden = !open;
     if (!open) {
-      this.note.textContent = 'Totals and pass rates per sender, IP, reporter, DKIM domain…';
+      this.note.textContent = l10n.t('Totals and pass rates per sender, IP, reporter, DKIM domain…');
       this.multi.hidden = true;
     }
   }
@@ -175,8 +176,8 @@ export class GroupsTable {
     name.append(el('span', { class: 'group-key', text: valueLabel(g.key) }));
     const cell = (text: string, cls = 'numeric'): HTMLElement => el('div', { class: `groups-cell ${cls}`, text, attrs: { role: 'gridcell' } });
     const d = g.disposition;
-    const bar = el('div', { class: 'groups-cell', attrs: { role: 'gridcell' }, title: `none ${formatCount(d[0]!)}, quarantine ${formatCount(d[1]!)}, reject ${formatCount(d[2]!)}${d[3] ? `, other ${formatCount(d[3])}` : ''}` });
-    const track = el('span', { class: 'disp-bar', attrs: { 'aria-label': `delivered ${rate(d[0]!, g.emails)}, quarantined ${rate(d[1]!, g.emails)}, rejected ${rate(d[2]!, g.emails)}` } });
+    const bar = el('div', { class: 'groups-cell', attrs: { role: 'gridcell' }, title: d[3] ? l10n.t('none {0}, quarantine {1}, reject {2}, other {3}', formatCount(d[0]!), formatCount(d[1]!), formatCount(d[2]!), formatCount(d[3])) : l10n.t('none {0}, quarantine {1}, reject {2}', formatCount(d[0]!), formatCount(d[1]!), formatCount(d[2]!)) });
+    const track = el('span', { class: 'disp-bar', attrs: { 'aria-label': l10n.t('delivered {0}, quarantined {1}, rejected {2}', rate(d[0]!, g.emails), rate(d[1]!, g.emails), rate(d[2]!, g.emails)) } });
     ['none', 'quarantine', 'reject', 'other'].forEach((name2, j) => {
       const seg = el('span', { class: `disp-seg disp-${name2}` });
       seg.style.width = `${g.emails > 0 ? (d[j]! / g.emails) * 100 : 0}%`;
@@ -195,7 +196,7 @@ export class GroupsTable {
       cell(formatDay(g.firstMs), 'date'),
       cell(formatDay(g.lastMs), 'date'),
     );
-    row.setAttribute('aria-label', `${valueLabel(g.key)}: ${plural(g.emails, 'email', 'emails')} in ${plural(g.rows, 'row', 'rows')}, DMARC pass ${rate(g.passEmails, g.emails)}`);
+    row.setAttribute('aria-label', l10n.t('{0}: {1} in {2}, DMARC pass {3}', valueLabel(g.key), plural(g.emails, l10n.t('email'), l10n.t('emails')), plural(g.rows, l10n.t('row'), l10n.t('rows')), rate(g.passEmails, g.emails)));
     return row;
   }
 

@@ -5,7 +5,9 @@
  * Data flows one way: input → view state → compute → render. Record fields are only ever set as
  * textContent.
  */
+import * as l10n from '@vscode/l10n';
 import './styles.css';
+import './l10nInit';
 import { FACETS, NUMERIC_COLUMNS, type ColumnId, type FacetId } from '../../src/shared/columns';
 import type { HostMessage, ViewState } from '../../src/shared/protocol';
 import { Actions } from './actions';
@@ -36,7 +38,7 @@ class App {
   view: View;
   state: ViewState = emptyViewState();
   phase: Phase = 'waiting';
-  loadingMessage = 'Loading records…';
+  loadingMessage = l10n.t('Loading records…');
   total = 0;
   /** More rows are still arriving (the total is those known so far). */
   growing = false;
@@ -118,8 +120,8 @@ class App {
     this.bodyEl.append(this.facets.element, center, this.detail.element);
     const summaryRow = el('div', { class: 'summary-row' }, [this.summary.element, this.status.loadNote, this.rangeLabel]);
     root.append(this.toolbar.element, summaryRow, this.analysis.chips, this.notices.element, this.status.progress, this.bodyEl, this.announcer);
-    this.contextMenu = new Menu(() => this.actions.contextEntries(), (a) => this.actions.run(a), { testid: 'context-menu', label: 'Row actions' });
-    this.columnsMenu = new Menu(() => this.actions.columnEntries(), (a) => this.actions.run(a), { testid: 'columns-popup', label: 'Columns', opener: this.toolbar.columnsButton });
+    this.contextMenu = new Menu(() => this.actions.contextEntries(), (a) => this.actions.run(a), { testid: 'context-menu', label: l10n.t('Row actions') });
+    this.columnsMenu = new Menu(() => this.actions.columnEntries(), (a) => this.actions.run(a), { testid: 'columns-popup', label: l10n.t('Columns'), opener: this.toolbar.columnsButton });
     this.wire();
     this.columns.apply();
     this.applyPanes();
@@ -170,7 +172,7 @@ class App {
         this.pump.cancel();
         this.phase = 'loading';
         this.complete = false;
-        this.loadingMessage = typeof m.message === 'string' && m.message ? m.message : 'Loading records…';
+        this.loadingMessage = typeof m.message === 'string' && m.message ? m.message : l10n.t('Loading records…');
         return this.render();
       case 'rows':
         return this.pump.push(m);
@@ -187,7 +189,7 @@ class App {
 
   private onInit(m: Extract<HostMessage, { type: 'init' }>): void {
     this.persistence.identity = m.identity;
-    document.title = typeof m.title === 'string' ? m.title : 'DMARC records';
+    document.title = typeof m.title === 'string' ? m.title : l10n.t('DMARC records');
     this.root.setAttribute('aria-label', document.title);
     this.rangeLabel.textContent = typeof m.rangeLabel === 'string' ? m.rangeLabel : '';
     const start = Date.parse(String(m.identity?.start));
@@ -216,7 +218,7 @@ class App {
 
   onError(m: Extract<HostMessage, { type: 'error' }>): void {
     this.pump.cancel();
-    const message = typeof m.message === 'string' ? m.message : 'Unknown error.';
+    const message = typeof m.message === 'string' ? m.message : l10n.t('Unknown error.');
     if (typeof m.partial === 'number' && m.partial > 0 && this.model.length > 0) {
       // The load failed after rows arrived: they stay, said to be incomplete, with Retry.
       this.phase = 'ready';
@@ -230,7 +232,7 @@ class App {
     this.errorBox = errorBox(message, m.canRetry !== false, m.canUpdateKey === true, {
       retry: () => {
         this.phase = 'loading';
-        this.loadingMessage = 'Retrying…';
+        this.loadingMessage = l10n.t('Retrying…');
         this.render();
         post({ type: 'retry' });
       },
@@ -316,7 +318,7 @@ class App {
     else {
       perf.lastFilterMs = ms;
       if (this.announceTimer) clearTimeout(this.announceTimer);
-      this.announceTimer = window.setTimeout(() => (this.announcer.textContent = `${plural(this.view.order.length, 'row', 'rows')} of ${formatCount(this.model.length)}`), 600);
+      this.announceTimer = window.setTimeout(() => (this.announcer.textContent = l10n.t('{0} of {1}', plural(this.view.order.length, l10n.t('row'), l10n.t('rows')), formatCount(this.model.length))), 600);
     }
     this.updateSelectionUi();
     this.persistence.schedule();

@@ -2,6 +2,7 @@
  * A small popup menu in VS Code's look (the table's context menu, the columns menu): keyboard
  * navigable, closes on Escape, on a click outside and on blur.
  */
+import * as l10n from '@vscode/l10n';
 import { el, icon } from './dom';
 
 export interface MenuItem {
@@ -33,7 +34,7 @@ export class Menu {
   constructor(
     private readonly entries: () => MenuEntry[],
     private readonly onChoose: (action: string) => void,
-    private readonly opts: { testid: string; label: string; opener?: HTMLElement } = { testid: 'menu', label: 'Menu' },
+    private readonly opts: { testid: string; label: string; opener?: HTMLElement } = { testid: 'menu', label: l10n.t('Menu') },
   ) {
     this.element = el('div', { class: 'menu', attrs: { role: 'menu', 'aria-label': opts.label, 'data-testid': opts.testid, tabindex: -1 } });
     this.element.addEventListener('keydown', (e) => this.onKey(e));

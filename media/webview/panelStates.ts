@@ -2,6 +2,7 @@
  * What the table area shows instead of rows (loading, an error with its actions, no rows, no
  * matches), and the notices about rows the host left out or kept with warnings.
  */
+import * as l10n from '@vscode/l10n';
 import { button, el, icon, iconButton } from './dom';
 import { formatCount } from './format';
 
@@ -13,29 +14,29 @@ export function loadingBox(message: string): HTMLElement {
 
 export function emptyBox(): HTMLElement {
   const box = el('div', { class: 'state-box', attrs: { 'data-testid': 'empty' } });
-  box.append(icon('inbox', 'state-icon'), el('p', { class: 'state-title', text: 'No rows in this range' }), el('p', { class: 'state-message', text: 'The DMARC reports have no records between these dates.' }));
+  box.append(icon('inbox', 'state-icon'), el('p', { class: 'state-title', text: l10n.t('No rows in this range') }), el('p', { class: 'state-message', text: l10n.t('The DMARC reports have no records between these dates.') }));
   return box;
 }
 
 export function noMatchesBox(onClear: () => void): HTMLElement {
   const box = el('div', { class: 'state-box', attrs: { 'data-testid': 'no-matches' } });
-  const clear = button('Clear Search and Filters', { class: 'button secondary', testid: 'clear-filters' });
+  const clear = button(l10n.t('Clear Search and Filters'), { class: 'button secondary', testid: 'clear-filters' });
   clear.addEventListener('click', onClear);
-  box.append(icon('search', 'state-icon'), el('p', { class: 'state-title', text: 'No rows match' }), el('p', { class: 'state-message', text: 'No row matches the search and the filters.' }), clear);
+  box.append(icon('search', 'state-icon'), el('p', { class: 'state-title', text: l10n.t('No rows match') }), el('p', { class: 'state-message', text: l10n.t('No row matches the search and the filters.') }), clear);
   return box;
 }
 
 export function errorBox(message: string, canRetry: boolean, canUpdateKey: boolean, on: { retry(): void; updateKey(): void }): HTMLElement {
   const box = el('div', { class: 'state-box error', attrs: { 'data-testid': 'error', role: 'alert' } });
-  box.append(icon('error', 'state-icon'), el('p', { class: 'state-title', text: 'The records could not be loaded' }), el('p', { class: 'state-message', text: message }));
+  box.append(icon('error', 'state-icon'), el('p', { class: 'state-title', text: l10n.t('The records could not be loaded') }), el('p', { class: 'state-message', text: message }));
   const actions = el('div', { class: 'state-actions' });
   if (canRetry) {
-    const retry = button('Retry', { icon: 'refresh', testid: 'retry' });
+    const retry = button(l10n.t('Retry'), { icon: 'refresh', testid: 'retry' });
     retry.addEventListener('click', () => on.retry());
     actions.append(retry);
   }
   if (canUpdateKey) {
-    const key = button('Update API Key…', { icon: 'key', class: 'button secondary', testid: 'update-key' });
+    const key = button(l10n.t('Update API Key…'), { icon: 'key', class: 'button secondary', testid: 'update-key' });
     key.addEventListener('click', () => on.updateKey());
     actions.append(key);
   }
@@ -55,8 +56,8 @@ export class Notices {
 
   /** Says the rows shown are incomplete (the load failed after `rows` arrived), with Retry. */
   incomplete(rows: number, message: string, retry: () => void): void {
-    this.set([`Incomplete: only the first ${formatCount(rows)} rows arrived. ${message}`], {
-      label: 'Retry',
+    this.set([l10n.t('Incomplete: only the first {0} rows arrived. {1}', formatCount(rows), message)], {
+      label: l10n.t('Retry'),
       run: () => {
         this.set([]);
         retry();
@@ -88,14 +89,14 @@ export class Notices {
       actions.append(b);
     }
     if (list.length > 2) {
-      const more = el('button', { class: 'link-button', text: this.expanded ? 'Show less' : `Show all ${list.length}`, attrs: { type: 'button' } });
+      const more = el('button', { class: 'link-button', text: this.expanded ? l10n.t('Show less') : l10n.t('Show all {0}', list.length), attrs: { type: 'button' } });
       more.addEventListener('click', () => {
         this.expanded = !this.expanded;
         this.render();
       });
       actions.append(more);
     }
-    const dismiss = iconButton('close', 'Dismiss', 'notices-dismiss');
+    const dismiss = iconButton('close', l10n.t('Dismiss'), 'notices-dismiss');
     dismiss.addEventListener('click', () => this.set([]));
     actions.append(dismiss);
     this.element.append(icon('warning', 'notice-icon'), items, actions);
@@ -127,7 +128,7 @@ export class LoadStatus {
     private readonly root: HTMLElement,
     grid: HTMLElement,
   ) {
-    this.progress = el('div', { class: 'progress', attrs: { role: 'progressbar', 'aria-label': 'Loading records', 'data-testid': 'progress' } }, [this.bar]);
+    this.progress = el('div', { class: 'progress', attrs: { role: 'progressbar', 'aria-label': l10n.t('Loading records'), 'data-testid': 'progress' } }, [this.bar]);
     this.tableArea.append(grid, this.stateEl);
   }
 
@@ -144,8 +145,8 @@ export class LoadStatus {
     const determinate = streaming && !v.growing && total > 0;
     this.progress.classList.toggle('determinate', determinate);
     this.bar.style.width = determinate ? `${Math.min(100, (rows / total) * 100)}%` : '';
-    const note = v.growing ? `${formatCount(rows)} rows so far…` : `Loading… ${formatCount(rows)} of ${formatCount(total)} rows`;
-    const text = loading ? (rows > 0 ? note : v.loadingMessage) : 'Done';
+    const note = v.growing ? l10n.t('{0} rows so far…', formatCount(rows)) : l10n.t('Loading… {0} of {1} rows', formatCount(rows), formatCount(total));
+    const text = loading ? (rows > 0 ? note : v.loadingMessage) : l10n.t('Done');
     this.progress.setAttribute('aria-valuetext', text);
     this.progress.title = streaming ? text : '';
     this.loadNote.textContent = streaming ? note : '';

@@ -2,6 +2,7 @@
  * The summary bar over the filtered rows: rows, emails, the email-weighted DMARC pass rate, and
  * emails by category and by disposition.
  */
+import * as l10n from '@vscode/l10n';
 import { badge, el } from './dom';
 import { formatCount, formatPercent, plural } from './format';
 import type { Summary } from './data/summary';
@@ -18,7 +19,7 @@ export class SummaryBar {
   private readonly dispositions: HTMLElement;
 
   constructor() {
-    this.element = el('div', { class: 'summary', attrs: { 'data-testid': 'summary', 'aria-label': 'Summary of the filtered rows' } });
+    this.element = el('div', { class: 'summary', attrs: { 'data-testid': 'summary', 'aria-label': l10n.t('Summary of the filtered rows') } });
     this.rows = el('span', { class: 'stat-value', attrs: { 'data-testid': 'summary-rows' } });
     this.rowsOf = el('span', { class: 'muted' });
     this.emails = el('span', { class: 'stat-value', attrs: { 'data-testid': 'summary-emails' } });
@@ -31,7 +32,7 @@ export class SummaryBar {
     this.element.append(
       el('span', { class: 'stat' }, [this.rows, this.rowsOf]),
       el('span', { class: 'stat' }, [this.emails]),
-      el('span', { class: 'stat', title: 'Emails passing DMARC (aligned SPF or aligned DKIM pass) out of all emails' }, [this.pass, meter]),
+      el('span', { class: 'stat', title: l10n.t('Emails passing DMARC (aligned SPF or aligned DKIM pass) out of all emails') }, [this.pass, meter]),
       el('span', { class: 'stat-divider', attrs: { 'aria-hidden': 'true' } }),
       this.categories,
       el('span', { class: 'stat-divider', attrs: { 'aria-hidden': 'true' } }),
@@ -40,17 +41,17 @@ export class SummaryBar {
   }
 
   update(s: Summary, totalRows: number): void {
-    this.rows.textContent = plural(s.rows, 'row', 'rows');
+    this.rows.textContent = plural(s.rows, l10n.t('row'), l10n.t('rows'));
     this.rows.dataset.value = String(s.rows);
-    this.rowsOf.textContent = s.rows !== totalRows ? `of ${formatCount(totalRows)}` : '';
-    this.emails.textContent = plural(s.emails, 'email', 'emails');
+    this.rowsOf.textContent = s.rows !== totalRows ? l10n.t('of {0}', formatCount(totalRows)) : '';
+    this.emails.textContent = plural(s.emails, l10n.t('email'), l10n.t('emails'));
     this.emails.dataset.value = String(s.emails);
-    this.pass.textContent = `DMARC pass ${formatPercent(s.passRate)}`;
+    this.pass.textContent = l10n.t('DMARC pass {0}', formatPercent(s.passRate));
     this.pass.dataset.value = Number.isFinite(s.passRate) ? String(s.passRate) : '';
     this.meterFill.style.width = `${Number.isFinite(s.passRate) ? Math.round(s.passRate * 1000) / 10 : 0}%`;
     this.meter.hidden = !Number.isFinite(s.passRate);
-    this.fillList(this.categories, 'category', 'By category', s.byCategory, s.emails);
-    this.fillList(this.dispositions, 'dmarc', 'By disposition', s.byDisposition, s.emails);
+    this.fillList(this.categories, 'category', l10n.t('By category'), s.byCategory, s.emails);
+    this.fillList(this.dispositions, 'dmarc', l10n.t('By disposition'), s.byDisposition, s.emails);
   }
 
   private fillList(target: HTMLElement, column: 'category' | 'dmarc', label: string, items: { value: string; emails: number }[], total: number): void {

@@ -6,6 +6,7 @@
  * Browsers cap an element's height (~16–33M px), so past MAX_SPACER the scroll spacer stays at
  * that height and scrollTop maps proportionally onto the virtual height.
  */
+import * as l10n from '@vscode/l10n';
 import type { ColumnId } from '../../src/shared/columns';
 import type { SortSpec } from './data/ranks';
 import { signatureText, type RowStore } from './data/store';
@@ -76,7 +77,7 @@ export class VirtualTable {
   constructor(private readonly host: TableHost) {
     this.element = el('div', {
       class: 'grid',
-      attrs: { role: 'grid', tabindex: 0, 'aria-multiselectable': 'true', 'aria-label': 'DMARC records', 'aria-rowcount': 1, 'data-testid': 'grid' },
+      attrs: { role: 'grid', tabindex: 0, 'aria-multiselectable': 'true', 'aria-label': l10n.t('DMARC records'), 'aria-rowcount': 1, 'data-testid': 'grid' },
     });
     const headGroup = el('div', { class: 'grid-head', attrs: { role: 'rowgroup' } });
     this.header = new GridHeader({
@@ -335,7 +336,7 @@ function fillCell(cell: HTMLDivElement, c: ColumnId, store: RowStore, index: num
     cell.textContent = formatDate(store.dateMs[index] ?? Number.NaN, text);
     cell.title = text;
   } else if (c === 'dkim' || c === 'dkimDomains') {
-    const sigs = store.dkims[index] ?? [];
+    const sigs = store.dkims(index);
     if (sigs.length === 0) {
       cell.textContent = c === 'dkim' ? '0' : '';
       cell.removeAttribute('title');

@@ -3,6 +3,7 @@
  * selection count and the exports. Its items keep their width when the selection changes, so
  * nothing reflows while rows are picked.
  */
+import * as l10n from '@vscode/l10n';
 import { button, el, icon, iconButton } from './dom';
 import { formatCount, plural } from './format';
 
@@ -30,20 +31,20 @@ export class Toolbar {
   private statusTimer = 0;
 
   constructor(private readonly host: ToolbarHost) {
-    this.element = el('div', { class: 'toolbar', attrs: { role: 'toolbar', 'aria-label': 'Records' } });
+    this.element = el('div', { class: 'toolbar', attrs: { role: 'toolbar', 'aria-label': l10n.t('Records') } });
     const searchBox = el('div', { class: 'search-box' });
     this.searchInput = el('input', {
       class: 'search-input',
-      attrs: { type: 'text', placeholder: 'Search all fields', 'aria-label': 'Search all fields', 'data-testid': 'search', maxlength: 1000, spellcheck: 'false', autocomplete: 'off' },
+      attrs: { type: 'text', placeholder: l10n.t('Search all fields'), 'aria-label': l10n.t('Search all fields'), 'data-testid': 'search', maxlength: 1000, spellcheck: 'false', autocomplete: 'off' },
     });
-    this.searchClear = iconButton('close', 'Clear search', 'search-clear');
+    this.searchClear = iconButton('close', l10n.t('Clear search'), 'search-clear');
     this.searchClear.classList.add('search-clear');
     searchBox.append(icon('search', 'search-icon'), this.searchInput, this.searchClear);
-    this.facetsToggle = iconButton('filter', 'Show filters', 'facets-toggle');
-    this.columnsButton = button('Columns', { icon: 'eye', class: 'toolbar-button', testid: 'columns-menu', title: 'Show, hide or reorder columns' });
+    this.facetsToggle = iconButton('filter', l10n.t('Show filters'), 'facets-toggle');
+    this.columnsButton = button(l10n.t('Columns'), { icon: 'eye', class: 'toolbar-button', testid: 'columns-menu', title: l10n.t('Show, hide or reorder columns') });
     this.columnsButton.setAttribute('aria-haspopup', 'menu');
     this.columnsButton.setAttribute('aria-expanded', 'false');
-    this.detailToggle = iconButton('layout-sidebar-right', 'Show details', 'detail-toggle');
+    this.detailToggle = iconButton('layout-sidebar-right', l10n.t('Show details'), 'detail-toggle');
     this.selectedCount = el('span', { class: 'selected-count', attrs: { 'data-testid': 'selected-count', 'aria-live': 'polite' } });
     this.status = el('span', { class: 'export-status', attrs: { 'data-testid': 'export-status', role: 'status' } });
     this.exportJson = this.exportButton('JSON', 'export-json');
@@ -54,7 +55,7 @@ export class Toolbar {
 
   private exportButton(format: string, testid: string): HTMLButtonElement {
     const b = el('button', { class: 'button secondary', attrs: { type: 'button', 'data-testid': testid } });
-    b.append(icon(format === 'JSON' ? 'json' : 'table'), el('span', { class: 'button-label', text: `Export ${format}` }));
+    b.append(icon(format === 'JSON' ? 'json' : 'table'), el('span', { class: 'button-label', text: l10n.t('Export {0}', format) }));
     return b;
   }
 
@@ -98,9 +99,10 @@ export class Toolbar {
   }
 
   setToggles(facetsOpen: boolean, detailOpen: boolean): void {
+    const labels = { filters: [l10n.t('Show filters'), l10n.t('Hide filters')], details: [l10n.t('Show details'), l10n.t('Hide details')] };
     for (const [b, open, what] of [[this.facetsToggle, facetsOpen, 'filters'], [this.detailToggle, detailOpen, 'details']] as const) {
       b.setAttribute('aria-pressed', String(open));
-      const label = `${open ? 'Hide' : 'Show'} ${what}`;
+      const label = labels[what][open ? 1 : 0]!;
       b.title = label;
       b.setAttribute('aria-label', label);
     }
@@ -108,15 +110,15 @@ export class Toolbar {
 
   /** The selection count and what the export buttons will export. */
   setSelection(selected: number, shown: number, filtered: number): void {
-    this.selectedCount.textContent = selected === shown || selected === 0 ? `${formatCount(selected)} selected` : `${formatCount(selected)} selected (${formatCount(selected - shown)} hidden by filters)`;
+    this.selectedCount.textContent = selected === shown || selected === 0 ? l10n.t('{0} selected', formatCount(selected)) : l10n.t('{0} selected ({1} hidden by filters)', formatCount(selected), formatCount(selected - shown));
     this.selectedCount.dataset.value = String(selected);
     for (const [b, format] of [[this.exportJson, 'JSON'], [this.exportCsv, 'CSV']] as const) {
       if (selected > 0) {
-        b.title = `Export the ${plural(selected, 'selected row', 'selected rows')} as ${format}`;
+        b.title = l10n.t('Export the {0} as {1}', plural(selected, l10n.t('selected row'), l10n.t('selected rows')), format);
         b.disabled = false;
         b.dataset.what = 'selected';
       } else {
-        b.title = filtered > 0 ? `Nothing is selected: export all ${plural(filtered, 'filtered row', 'filtered rows')} as ${format}` : 'No rows to export';
+        b.title = filtered > 0 ? l10n.t('Nothing is selected: export all {0} as {1}', plural(filtered, l10n.t('filtered row'), l10n.t('filtered rows')), format) : l10n.t('No rows to export');
         b.disabled = filtered === 0;
         b.dataset.what = 'filtered';
       }

@@ -4,6 +4,7 @@
  * or choosing bars with the keyboard (Left/Right, Shift to extend, Enter), narrows the table to
  * those days. The numbers behind the bars are one keystroke away (T, or the Numbers button).
  */
+import * as l10n from '@vscode/l10n';
 import type { TrendSplit } from '../../src/shared/columns';
 import type { Trend } from './data/trend';
 import { el, iconButton } from './dom';
@@ -28,11 +29,11 @@ export interface TrendView {
   groupSplitAvailable: boolean;
 }
 
-const UNIT_NAME = { hour: 'hour', day: 'day', week: 'week' } as const;
+const PER_UNIT = { hour: l10n.t('Emails per hour'), day: l10n.t('Emails per day'), week: l10n.t('Emails per week') } as const;
 
 export function bucketLabel(unit: Trend['unit'], ms: number): string {
   if (unit === 'hour') return `${formatDay(ms)} ${new Date(ms).toISOString().slice(11, 13)}:00`;
-  if (unit === 'week') return `Week of ${formatDay(ms)}`;
+  if (unit === 'week') return l10n.t('Week of {0}', formatDay(ms));
   return formatDay(ms);
 }
 
@@ -60,29 +61,29 @@ export class TrendPanel {
   private anchor = -1;
 
   constructor(private readonly host: TrendHost) {
-    this.element = el('section', { class: 'trend', attrs: { 'data-testid': 'trend', 'aria-label': 'Trend' } });
+    this.element = el('section', { class: 'trend', attrs: { 'data-testid': 'trend', 'aria-label': l10n.t('Trend') } });
     const bar = el('div', { class: 'trend-bar' });
     this.caption = el('span', { class: 'trend-caption', attrs: { 'data-testid': 'trend-caption' } });
-    this.splitSelect = el('select', { class: 'select', attrs: { 'aria-label': 'Split bars by', 'data-testid': 'trend-split' } });
-    for (const [v, label] of [['category', 'Category'], ['dmarcResult', 'DMARC result'], ['dmarc', 'Disposition'], ['group', 'Top groups']] as const) {
+    this.splitSelect = el('select', { class: 'select', attrs: { 'aria-label': l10n.t('Split bars by'), 'data-testid': 'trend-split' } });
+    for (const [v, label] of [['category', l10n.t('Category')], ['dmarcResult', l10n.t('DMARC result')], ['dmarc', l10n.t('Disposition')], ['group', l10n.t('Top groups')]] as const) {
       this.splitSelect.append(el('option', { text: label, attrs: { value: v } }));
     }
     this.splitSelect.addEventListener('change', () => this.host.onSplit(this.splitSelect.value as TrendSplit));
-    this.shareButton = el('button', { class: 'toggle-button', text: 'Share %', attrs: { type: 'button', 'aria-pressed': 'false', 'data-testid': 'trend-share', title: 'Show each bar as shares of 100% instead of emails' } });
+    this.shareButton = el('button', { class: 'toggle-button', text: l10n.t('Share %'), attrs: { type: 'button', 'aria-pressed': 'false', 'data-testid': 'trend-share', title: l10n.t('Show each bar as shares of 100% instead of emails') } });
     this.shareButton.addEventListener('click', () => this.host.onShare(this.shareButton.getAttribute('aria-pressed') !== 'true'));
-    this.numbersButton = iconButton('table', 'Show the numbers (T)', 'trend-numbers');
+    this.numbersButton = iconButton('table', l10n.t('Show the numbers (T)'), 'trend-numbers');
     this.numbersButton.setAttribute('aria-pressed', 'false');
     this.numbersButton.addEventListener('click', () => this.toggleNumbers());
     // The controls wrap below the caption as one piece when the panel is narrow.
-    const controls = el('div', { class: 'trend-controls' }, [el('label', { class: 'muted', text: 'Split by', attrs: { for: 'trend-split' } }), this.splitSelect, this.shareButton, this.numbersButton]);
+    const controls = el('div', { class: 'trend-controls' }, [el('label', { class: 'muted', text: l10n.t('Split by'), attrs: { for: 'trend-split' } }), this.splitSelect, this.shareButton, this.numbersButton]);
     bar.append(this.caption, el('span', { class: 'spacer' }), controls);
     this.splitSelect.id = 'trend-split';
     this.canvas = el('canvas', { class: 'trend-canvas', attrs: { role: 'img', tabindex: 0, 'data-testid': 'trend-canvas', 'aria-describedby': 'trend-help' } });
-    const help = el('span', { class: 'sr-only', text: 'Left and Right choose a bar, Shift extends, Enter shows only those days in the table, Escape clears, T shows the numbers.', attrs: { id: 'trend-help' } });
+    const help = el('span', { class: 'sr-only', text: l10n.t('Left and Right choose a bar, Shift extends, Enter shows only those days in the table, Escape clears, T shows the numbers.'), attrs: { id: 'trend-help' } });
     this.tip = el('div', { class: 'trend-tip', attrs: { 'data-testid': 'trend-tip', 'aria-hidden': 'true' } });
     this.tip.hidden = true;
     const wrap = el('div', { class: 'trend-chart' }, [this.canvas, this.tip]);
-    this.legend = el('ul', { class: 'trend-legend', attrs: { 'aria-label': 'Series', 'data-testid': 'trend-legend' } });
+    this.legend = el('ul', { class: 'trend-legend', attrs: { 'aria-label': l10n.t('Series'), 'data-testid': 'trend-legend' } });
     this.table = el('div', { class: 'trend-table', attrs: { 'data-testid': 'trend-table' } });
     this.table.hidden = true;
     this.numbersButton.setAttribute('aria-controls', 'trend-table');
@@ -181,8 +182,9 @@ export class TrendPanel {
     this.showTip(this.cursor);
     const t = this.view!.trend;
     const label = bucketLabel(t.unit, t.starts[this.cursor]!);
-    this.canvas.setAttribute('aria-valuetext', `${label}: ${formatCount(t.totals[this.cursor]!)} emails`);
-    this.announce(`${label}: ${formatCount(t.totals[this.cursor]!)} emails`);
+    const text = l10n.t('{0}: {1} emails', label, formatCount(t.totals[this.cursor]!));
+    this.canvas.setAttribute('aria-valuetext', text);
+    this.announce(text);
   }
 
   private announce(text: string): void {
@@ -193,7 +195,7 @@ export class TrendPanel {
     const show = this.table.hidden;
     this.table.hidden = !show;
     this.numbersButton.setAttribute('aria-pressed', String(show));
-    this.numbersButton.title = show ? 'Hide the numbers (T)' : 'Show the numbers (T)';
+    this.numbersButton.title = show ? l10n.t('Hide the numbers (T)') : l10n.t('Show the numbers (T)');
     if (show) this.renderTable();
   }
 
@@ -211,9 +213,11 @@ export class TrendPanel {
     (this.splitSelect.querySelector('option[value="group"]') as HTMLOptionElement).disabled = !view.groupSplitAvailable;
     this.shareButton.setAttribute('aria-pressed', String(share));
     this.shareButton.classList.toggle('active', share);
-    const unit = UNIT_NAME[trend.unit];
+    const per = PER_UNIT[trend.unit];
     const total = trend.totals.reduce((a, b) => a + b, 0);
-    this.caption.textContent = `Emails per ${unit} (UTC)${view.chosen ? ` · ${formatCount(this.chosenEmails())} of ${formatCount(total)} chosen` : ''}`;
+    this.caption.textContent = view.chosen
+      ? l10n.t('{0} (UTC) · {1} of {2} chosen', per, formatCount(this.chosenEmails()), formatCount(total))
+      : l10n.t('{0} (UTC)', per);
     this.caption.title = this.caption.textContent;
     this.canvas.setAttribute('aria-label', this.accessibleName());
     const labels = Array.from(trend.starts, (ms) => axisLabel(trend.unit, ms));
@@ -279,7 +283,7 @@ export class TrendPanel {
         lines.push(el('div', { text: `${v.labelOf(s.key)}: ${v.share ? formatPercent(total > 0 ? val / total : Number.NaN) : formatCount(val)}` }));
       }
     }
-    lines.push(el('div', { class: 'tip-total', text: `Total: ${formatCount(total)} emails` }));
+    lines.push(el('div', { class: 'tip-total', text: l10n.t('Total: {0} emails', formatCount(total)) }));
     this.tip.replaceChildren(...lines);
     this.tip.hidden = false;
     const px = x.getPixelForValue(b);
@@ -303,15 +307,14 @@ export class TrendPanel {
 
   private accessibleName(): string {
     const t = this.view!.trend;
-    const unit = UNIT_NAME[t.unit];
     const n = t.starts.length;
     let peak = -1;
     for (let b = 0; b < n; b++) if (peak < 0 || t.totals[b]! > t.totals[peak]!) peak = b;
     const total = t.totals.reduce((a, b) => a + b, 0);
     const first = n ? bucketLabel(t.unit, t.starts[0]!) : '';
     const last = n ? bucketLabel(t.unit, t.starts[n - 1]!) : '';
-    const peakText = peak >= 0 ? `, most on ${bucketLabel(t.unit, t.starts[peak]!)} (${formatCount(t.totals[peak]!)})` : '';
-    return `Emails per ${unit}, ${first} to ${last} (UTC): ${formatCount(total)} emails${peakText}. Press T for the numbers.`;
+    const peakText = peak >= 0 ? l10n.t(', most on {0} ({1})', bucketLabel(t.unit, t.starts[peak]!), formatCount(t.totals[peak]!)) : '';
+    return l10n.t('{0}, {1} to {2} (UTC): {3} emails{4}. Press T for the numbers.', PER_UNIT[t.unit], first, last, formatCount(total), peakText);
   }
 
   /** The text alternative: one row per bar, with each series. */
@@ -319,9 +322,9 @@ export class TrendPanel {
     const v = this.view;
     if (!v) return;
     const t = v.trend;
-    const table = el('table', { class: 'numbers', attrs: { 'aria-label': `Emails per ${UNIT_NAME[t.unit]}` } });
+    const table = el('table', { class: 'numbers', attrs: { 'aria-label': PER_UNIT[t.unit] } });
     const head = el('tr');
-    head.append(el('th', { text: t.unit === 'week' ? 'Week' : t.unit === 'hour' ? 'Hour (UTC)' : 'Day (UTC)', attrs: { scope: 'col' } }), el('th', { text: 'Emails', attrs: { scope: 'col' } }));
+    head.append(el('th', { text: t.unit === 'week' ? l10n.t('Week') : t.unit === 'hour' ? l10n.t('Hour (UTC)') : l10n.t('Day (UTC)'), attrs: { scope: 'col' } }), el('th', { text: l10n.t('Emails'), attrs: { scope: 'col' } }));
     for (const s of t.series) if (t.series.length > 1) head.append(el('th', { text: v.labelOf(s.key), attrs: { scope: 'col' } }));
     table.append(el('thead', {}, [head]));
     const body = el('tbody');

@@ -3,55 +3,56 @@
  * "What the values mean" says the same). Values are kept exactly as the server sent them, so two
  * spellings of one result (`temperror`, `temperr`) stay two options, each explained.
  */
+import * as l10n from '@vscode/l10n';
 import type { FacetId } from '../../src/shared/columns';
-import { NO_SIGNATURES } from './format';
+import { EMPTY_LABEL, NO_SIGNATURES } from './format';
 
 /** A lookup that knows only its own keys (a value named `__proto__` or `constructor` is just unknown). */
 const table = (entries: Record<string, string>): ReadonlyMap<string, string> => new Map(Object.entries(entries));
 
 const RESULTS = table({
-  pass: 'the check passed',
-  fail: 'the check failed',
-  softfail: 'SPF: the domain says this IP is probably not allowed to send for it (~all)',
-  neutral: 'SPF: the domain states nothing about this IP (?all)',
-  none: 'nothing to check: no SPF record, or no DKIM signature for this check',
-  temperror: 'a temporary error during the check (a DNS timeout, for example); it may pass later',
-  temperr: 'a spelling some reporters send for temperror: the same temporary error, kept as sent',
-  permerror: 'a permanent error: the domain\u2019s record is broken (bad syntax, too many DNS lookups)',
-  policy: 'the receiver\u2019s local policy decided instead of the check',
-  unknown: 'the reporter gave no recognised result',
-  skipped: 'the receiver did not run the check',
-  '': 'empty: the report gave no result for this check',
+  pass: l10n.t('the check passed'),
+  fail: l10n.t('the check failed'),
+  softfail: l10n.t('SPF: the domain says this IP is probably not allowed to send for it (~all)'),
+  neutral: l10n.t('SPF: the domain states nothing about this IP (?all)'),
+  none: l10n.t('nothing to check: no SPF record, or no DKIM signature for this check'),
+  temperror: l10n.t('a temporary error during the check (a DNS timeout, for example); it may pass later'),
+  temperr: l10n.t('a spelling some reporters send for temperror: the same temporary error, kept as sent'),
+  permerror: l10n.t('a permanent error: the domain\u2019s record is broken (bad syntax, too many DNS lookups)'),
+  policy: l10n.t('the receiver\u2019s local policy decided instead of the check'),
+  unknown: l10n.t('the reporter gave no recognised result'),
+  skipped: l10n.t('the receiver did not run the check'),
+  '': l10n.t('empty: the report gave no result for this check'),
 });
 
 const DISPOSITIONS = table({
-  none: 'delivered: the receiver took no action',
-  quarantine: 'quarantined: delivered to spam or held',
-  reject: 'rejected: refused by the receiver',
-  '': 'empty: the report gave no disposition',
+  none: l10n.t('delivered: the receiver took no action'),
+  quarantine: l10n.t('quarantined: delivered to spam or held'),
+  reject: l10n.t('rejected: refused by the receiver'),
+  '': l10n.t('empty: the report gave no disposition'),
 });
 
 const DMARC_RESULTS = table({
-  pass: 'aligned SPF or aligned DKIM passed',
-  fail: 'neither aligned SPF nor aligned DKIM passed',
+  pass: l10n.t('aligned SPF or aligned DKIM passed'),
+  fail: l10n.t('neither aligned SPF nor aligned DKIM passed'),
 });
 
 /** A sentence on what `value` means in `facet`, or undefined when its name says it all. */
 export function valueHelp(facet: FacetId, value: string): string | undefined {
   switch (facet) {
     case 'alignedSpf':
-      return RESULTS.get(value) && `Aligned SPF ${value || '(empty)'}: ${RESULTS.get(value)}`;
+      return RESULTS.get(value) && l10n.t('Aligned SPF {0}: {1}', value || EMPTY_LABEL, RESULTS.get(value)!);
     case 'alignedDkim':
-      return RESULTS.get(value) && `Aligned DKIM ${value || '(empty)'}: ${RESULTS.get(value)}`;
+      return RESULTS.get(value) && l10n.t('Aligned DKIM {0}: {1}', value || EMPTY_LABEL, RESULTS.get(value)!);
     case 'spf':
-      return RESULTS.get(value) && `SPF ${value || '(empty)'}: ${RESULTS.get(value)}`;
+      return RESULTS.get(value) && l10n.t('SPF {0}: {1}', value || EMPTY_LABEL, RESULTS.get(value)!);
     case 'dkim':
-      if (value === NO_SIGNATURES) return 'No DKIM signature: the emails carried no signature to check';
-      return RESULTS.get(value) && `A DKIM signature with the result ${value || '(empty)'}: ${RESULTS.get(value)}`;
+      if (value === NO_SIGNATURES) return l10n.t('No DKIM signature: the emails carried no signature to check');
+      return RESULTS.get(value) && l10n.t('A DKIM signature with the result {0}: {1}', value || EMPTY_LABEL, RESULTS.get(value)!);
     case 'dmarc':
-      return DISPOSITIONS.get(value) && `Disposition ${value || '(empty)'}: ${DISPOSITIONS.get(value)}`;
+      return DISPOSITIONS.get(value) && l10n.t('Disposition {0}: {1}', value || EMPTY_LABEL, DISPOSITIONS.get(value)!);
     case 'dmarcResult':
-      return DMARC_RESULTS.get(value) && `DMARC ${value}: ${DMARC_RESULTS.get(value)}`;
+      return DMARC_RESULTS.get(value) && l10n.t('DMARC {0}: {1}', value, DMARC_RESULTS.get(value)!);
     default:
       return undefined;
   }

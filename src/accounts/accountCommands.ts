@@ -21,23 +21,22 @@ export interface AccountCommandDeps {
   defaultBaseUrl: () => string;
 }
 
-const t = vscode.l10n.t;
 
 export function validateLabel(value: string): string | undefined {
-  if (!value.trim()) return t('Enter a name, for example your company or the client this key belongs to.');
-  if (value.length > 100) return t('Keep the name under 100 characters.');
+  if (!value.trim()) return vscode.l10n.t('Enter a name, for example your company or the client this key belongs to.');
+  if (value.length > 100) return vscode.l10n.t('Keep the name under 100 characters.');
   return undefined;
 }
 
 export function validateApiKey(value: string): string | undefined {
-  if (!value) return t('Paste the API key your DMARC provider issued.');
-  if (/\s/.test(value)) return t('An API key has no spaces or line breaks: check what was pasted.');
+  if (!value) return vscode.l10n.t('Paste the API key your DMARC provider issued.');
+  if (/\s/.test(value)) return vscode.l10n.t('An API key has no spaces or line breaks: check what was pasted.');
   return undefined;
 }
 
 export function validateOrganizationId(value: string): string | undefined {
-  if (!value.trim()) return t('Enter the organization ID: it is in the organization\u2019s settings, under General.');
-  if (/\s/.test(value.trim())) return t('An organization ID has no spaces.');
+  if (!value.trim()) return vscode.l10n.t('Enter the organization ID: it is in the organization\u2019s settings, under General.');
+  if (/\s/.test(value.trim())) return vscode.l10n.t('An organization ID has no spaces.');
   return undefined;
 }
 
@@ -50,13 +49,13 @@ export function registerAccountCommands(deps: AccountCommandDeps): vscode.Dispos
     if (fromNode) return accounts.get(fromNode.id);
     const all = accounts.list();
     if (all.length === 0) {
-      void vscode.window.showInformationMessage(t('Add an account first.'));
+      void vscode.window.showInformationMessage(vscode.l10n.t('Add an account first.'));
       return undefined;
     }
     if (all.length === 1) return all[0];
     const item = await deps.prompter().pick(
       all.map((a) => ({ label: a.label, description: a.baseUrl, account: a })),
-      { title: purpose, placeHolder: t('Choose an account') },
+      { title: purpose, placeHolder: vscode.l10n.t('Choose an account') },
     );
     return item?.account;
   }
@@ -71,11 +70,11 @@ export function registerAccountCommands(deps: AccountCommandDeps): vscode.Dispos
       account.organizations.map((org) => ({ label: organizationLabel(org), description: `${org.id} · ${account.label}`, account, org })),
     );
     if (items.length === 0) {
-      void vscode.window.showInformationMessage(t('Add an organization first.'));
+      void vscode.window.showInformationMessage(vscode.l10n.t('Add an organization first.'));
       return undefined;
     }
     if (items.length === 1) return items[0];
-    const item = await deps.prompter().pick(items, { title: purpose, placeHolder: t('Choose an organization'), matchOnDescription: true });
+    const item = await deps.prompter().pick(items, { title: purpose, placeHolder: vscode.l10n.t('Choose an organization'), matchOnDescription: true });
     return item && { account: item.account, org: item.org };
   }
 
@@ -113,39 +112,39 @@ export function registerAccountCommands(deps: AccountCommandDeps): vscode.Dispos
   }
 
   async function addOrganization(node?: unknown, typed?: { id: string; name: string }): Promise<void> {
-    const account = await pickAccount(node, t('Add Organization'));
+    const account = await pickAccount(node, vscode.l10n.t('Add Organization'));
     if (!account) return;
     const id = await deps.prompter().input({
-      title: t('Add Organization to {0} (1/2)', account.label),
-      prompt: t('Organization ID. Find it in your DMARC provider\u2019s organization settings, under General.'),
-      placeHolder: t('organization ID'),
+      title: vscode.l10n.t('Add Organization to {0} (1/2)', account.label),
+      prompt: vscode.l10n.t('Organization ID. Find it in your DMARC provider\u2019s organization settings, under General.'),
+      placeHolder: vscode.l10n.t('organization ID'),
       value: typed?.id,
       validateInput: validateOrganizationId,
     });
     if (id === undefined) return;
     const organizationId = id.trim();
     const name = await deps.prompter().input({
-      title: t('Add Organization to {0} (2/2)', account.label),
-      prompt: t('A display name for the tree (optional: leave empty to show the ID).'),
+      title: vscode.l10n.t('Add Organization to {0} (2/2)', account.label),
+      prompt: vscode.l10n.t('A display name for the tree (optional: leave empty to show the ID).'),
       placeHolder: organizationId,
       value: typed?.name,
     });
     if (name === undefined) return;
     const apiKey = await accounts.getKey(account.id);
     if (!apiKey) {
-      void vscode.window.showErrorMessage(t('The API key of {0} is missing. Run "Update API Key".', account.label));
+      void vscode.window.showErrorMessage(vscode.l10n.t('The API key of {0} is missing. Run "Update API Key".', account.label));
       return;
     }
-    const checked = await checkAccess(account, apiKey, [organizationId], t('Checking access to {0}…', organizationId));
+    const checked = await checkAccess(account, apiKey, [organizationId], vscode.l10n.t('Checking access to {0}…', organizationId));
     if (!checked) return;
     const problem = checked[0];
     if (problem?.kind === 'forbidden') {
       // A 403 is a wrong key or an organization this key cannot read: offer to fix either.
-      const edit = t('Edit Organization ID');
-      const update = t('Update API Key');
+      const edit = vscode.l10n.t('Edit Organization ID');
+      const update = vscode.l10n.t('Update API Key');
       const choice = await deps.prompter().notify(
         'error',
-        t('{0}: {1} A 403 means a wrong API key, or an organization ID this key cannot read (a typo, or another owner\u2019s).', account.label, describeApiError(problem)),
+        vscode.l10n.t('{0}: {1} A 403 means a wrong API key, or an organization ID this key cannot read (a typo, or another owner\u2019s).', account.label, describeApiError(problem)),
         edit,
         update,
       );
@@ -154,8 +153,8 @@ export function registerAccountCommands(deps: AccountCommandDeps): vscode.Dispos
       return;
     }
     if (problem) {
-      const add = t('Add Anyway');
-      const choice = await deps.prompter().notify('warning', t('Could not check access to {0}: {1}', organizationId, describeApiError(problem)), add);
+      const add = vscode.l10n.t('Add Anyway');
+      const choice = await deps.prompter().notify('warning', vscode.l10n.t('Could not check access to {0}: {1}', organizationId, describeApiError(problem)), add);
       if (choice !== add) return;
     }
     await accounts.addOrganization(account.id, { id: organizationId, name: name.trim() || undefined });
@@ -165,27 +164,27 @@ export function registerAccountCommands(deps: AccountCommandDeps): vscode.Dispos
   /** Asks for a new key and checks it before saving; true when a key was saved. */
   async function updateApiKey(account: Account, typed?: string): Promise<boolean> {
     const apiKey = await deps.prompter().input({
-      title: t('Update API Key of {0}', account.label),
-      prompt: t('The new API key. It replaces the stored one.'),
+      title: vscode.l10n.t('Update API Key of {0}', account.label),
+      prompt: vscode.l10n.t('The new API key. It replaces the stored one.'),
       password: true,
       value: typed,
       validateInput: validateApiKey,
     });
     if (apiKey === undefined) return false;
     if (account.organizations.length > 0) {
-      const checked = await checkAccess(account, apiKey, account.organizations.map((o) => o.id), t('Checking the new API key of {0}…', account.label));
+      const checked = await checkAccess(account, apiKey, account.organizations.map((o) => o.id), vscode.l10n.t('Checking the new API key of {0}…', account.label));
       if (!checked) return false;
       const failed = checked.filter((e): e is ApiError => e !== undefined);
       if (failed.length === checked.length) {
         // Nothing read with the new key: say so before replacing a key that may be the right one.
         const refused = failed.every((e) => e.kind === 'forbidden');
-        const save = t('Save Anyway');
-        const edit = t('Edit Key');
+        const save = vscode.l10n.t('Save Anyway');
+        const edit = vscode.l10n.t('Edit Key');
         const choice = await deps.prompter().notify(
           refused ? 'error' : 'warning',
           refused
-            ? t('The new key was refused for every organization of {0}: {1}', account.label, describeApiError(failed[0]))
-            : t('The new key of {0} could not be checked: {1}', account.label, describeApiError(failed[0])),
+            ? vscode.l10n.t('The new key was refused for every organization of {0}: {1}', account.label, describeApiError(failed[0]))
+            : vscode.l10n.t('The new key of {0} could not be checked: {1}', account.label, describeApiError(failed[0])),
           save,
           edit,
         );
@@ -197,27 +196,27 @@ export function registerAccountCommands(deps: AccountCommandDeps): vscode.Dispos
     deps.invalidate(account.id);
     deps.keyChanged?.(account.id);
     log.info(`API key of account "${account.label}" updated`);
-    void vscode.window.setStatusBarMessage(t('API key of {0} updated.', account.label), 5000);
+    void vscode.window.setStatusBarMessage(vscode.l10n.t('API key of {0} updated.', account.label), 5000);
     return true;
   }
 
   return [
     vscode.commands.registerCommand(Commands.addAccount, async () => {
       const p = deps.prompter();
-      const label = await p.input({ title: t('Add Account (1/3)'), prompt: t('A name for this account, such as your company or a client.'), placeHolder: t('e.g. Acme Corp'), validateInput: validateLabel });
+      const label = await p.input({ title: vscode.l10n.t('Add Account (1/3)'), prompt: vscode.l10n.t('A name for this account, such as your company or a client.'), placeHolder: vscode.l10n.t('e.g. Acme Corp'), validateInput: validateLabel });
       if (label === undefined) return;
       const baseUrl = await p.input({
-        title: t('Add Account (2/3)'),
-        prompt: t('Base URL of the DMARC Records API. HTTPS, or plain HTTP to this machine only.'),
+        title: vscode.l10n.t('Add Account (2/3)'),
+        prompt: vscode.l10n.t('Base URL of the DMARC Records API. HTTPS, or plain HTTP to this machine only.'),
         placeHolder: 'https://www.example.com',
         value: deps.defaultBaseUrl(),
         validateInput: (v) => checkBaseUrl(v.trim()),
       });
       if (baseUrl === undefined) return;
       const apiKey = await p.input({
-        title: t('Add Account (3/3)'),
-        prompt: t('API key. It is stored in VS Code\u2019s secret storage, never in settings.'),
-        placeHolder: t('the API key your DMARC provider issued'),
+        title: vscode.l10n.t('Add Account (3/3)'),
+        prompt: vscode.l10n.t('API key. It is stored in VS Code\u2019s secret storage, never in settings.'),
+        placeHolder: vscode.l10n.t('the API key your DMARC provider issued'),
         password: true,
         validateInput: validateApiKey,
       });
@@ -228,25 +227,25 @@ export function registerAccountCommands(deps: AccountCommandDeps): vscode.Dispos
     }),
 
     vscode.commands.registerCommand(Commands.updateApiKey, async (node?: unknown) => {
-      const account = await pickAccount(node, t('Update API Key'));
+      const account = await pickAccount(node, vscode.l10n.t('Update API Key'));
       if (account) await updateApiKey(account);
     }),
 
     vscode.commands.registerCommand(Commands.renameAccount, async (node?: unknown) => {
-      const account = await pickAccount(node, t('Rename Account'));
+      const account = await pickAccount(node, vscode.l10n.t('Rename Account'));
       if (!account) return;
-      const label = await deps.prompter().input({ title: t('Rename Account'), value: account.label, validateInput: validateLabel });
+      const label = await deps.prompter().input({ title: vscode.l10n.t('Rename Account'), value: account.label, validateInput: validateLabel });
       if (label === undefined) return;
       await accounts.rename(account.id, label.trim());
     }),
 
     vscode.commands.registerCommand(Commands.removeAccount, async (node?: unknown) => {
-      const account = await pickAccount(node, t('Remove Account'));
+      const account = await pickAccount(node, vscode.l10n.t('Remove Account'));
       if (!account) return;
       const ok = await deps.prompter().confirm(
-        t('Remove the account "{0}"?', account.label),
-        t('Its API key is deleted from secret storage and its {0} organization(s) leave the tree. Report data stays with the provider.', account.organizations.length),
-        t('Remove'),
+        vscode.l10n.t('Remove the account "{0}"?', account.label),
+        vscode.l10n.t('Its API key is deleted from secret storage and its {0} organization(s) leave the tree. Report data stays with the provider.', account.organizations.length),
+        vscode.l10n.t('Remove'),
       );
       if (!ok) return;
       await accounts.remove(account.id);
@@ -257,11 +256,11 @@ export function registerAccountCommands(deps: AccountCommandDeps): vscode.Dispos
     vscode.commands.registerCommand(Commands.addOrganization, addOrganization),
 
     vscode.commands.registerCommand(Commands.renameOrganization, async (node?: unknown) => {
-      const picked = await pickOrganization(node, t('Rename Organization'));
+      const picked = await pickOrganization(node, vscode.l10n.t('Rename Organization'));
       if (!picked) return;
       const name = await deps.prompter().input({
-        title: t('Rename Organization {0}', picked.org.id),
-        prompt: t('Display name (leave empty to show the ID).'),
+        title: vscode.l10n.t('Rename Organization {0}', picked.org.id),
+        prompt: vscode.l10n.t('Display name (leave empty to show the ID).'),
         value: picked.org.name ?? '',
       });
       if (name === undefined) return;
@@ -269,12 +268,12 @@ export function registerAccountCommands(deps: AccountCommandDeps): vscode.Dispos
     }),
 
     vscode.commands.registerCommand(Commands.removeOrganization, async (node?: unknown) => {
-      const picked = await pickOrganization(node, t('Remove Organization'));
+      const picked = await pickOrganization(node, vscode.l10n.t('Remove Organization'));
       if (!picked) return;
       const ok = await deps.prompter().confirm(
-        t('Remove the organization "{0}" from {1}?', organizationLabel(picked.org), picked.account.label),
-        t('It leaves the tree and its cached records are dropped. You can add it again later.'),
-        t('Remove'),
+        vscode.l10n.t('Remove the organization "{0}" from {1}?', organizationLabel(picked.org), picked.account.label),
+        vscode.l10n.t('It leaves the tree and its cached records are dropped. You can add it again later.'),
+        vscode.l10n.t('Remove'),
       );
       if (!ok) return;
       await accounts.removeOrganization(picked.account.id, picked.org.id);
@@ -282,33 +281,34 @@ export function registerAccountCommands(deps: AccountCommandDeps): vscode.Dispos
     }),
 
     vscode.commands.registerCommand(Commands.copyOrganizationId, async (node?: unknown) => {
-      const picked = await pickOrganization(node, t('Copy Organization ID'));
+      const picked = await pickOrganization(node, vscode.l10n.t('Copy Organization ID'));
       if (!picked) return;
       await vscode.env.clipboard.writeText(picked.org.id);
-      void vscode.window.setStatusBarMessage(t('Copied organization ID {0}', picked.org.id), 3000);
+      void vscode.window.setStatusBarMessage(vscode.l10n.t('Copied organization ID {0}', picked.org.id), 3000);
     }),
 
     vscode.commands.registerCommand(Commands.testConnection, async (node?: unknown) => {
-      const account = await pickAccount(node, t('Test Connection'));
+      const account = await pickAccount(node, vscode.l10n.t('Test Connection'));
       if (!account) return;
       const apiKey = await accounts.getKey(account.id);
       if (!apiKey) {
-        void vscode.window.showErrorMessage(t('The API key of {0} is missing. Run "Update API Key".', account.label));
+        void vscode.window.showErrorMessage(vscode.l10n.t('The API key of {0} is missing. Run "Update API Key".', account.label));
         return;
       }
       if (account.organizations.length === 0) {
-        void vscode.window.showInformationMessage(t('Add an organization to {0} first: the API can only be checked against one.', account.label));
+        void vscode.window.showInformationMessage(vscode.l10n.t('Add an organization to {0} first: the API can only be checked against one.', account.label));
         return;
       }
-      const checked = await checkAccess(account, apiKey, account.organizations.map((o) => o.id), t('Testing the connection of {0}…', account.label));
+      const checked = await checkAccess(account, apiKey, account.organizations.map((o) => o.id), vscode.l10n.t('Testing the connection of {0}…', account.label));
       if (!checked) return;
       const failed = account.organizations.map((org, i) => ({ org, problem: checked[i] })).filter((r) => r.problem);
+      // Success needs no pop-up: the progress notification just closed and the tree is unchanged.
       if (failed.length === 0) {
-        void vscode.window.showInformationMessage(t('{0}: connected, the key reads all {1} organization(s).', account.label, checked.length));
+        deps.prompter().status(vscode.l10n.t('{0}: connected, the key reads all {1} organization(s).', account.label, checked.length));
       } else {
         void deps.prompter().notify(
           'error',
-          t('{0}: {1} of {2} organization(s) failed. {3}', account.label, failed.length, checked.length,
+          vscode.l10n.t('{0}: {1} of {2} organization(s) failed. {3}', account.label, failed.length, checked.length,
             failed.map((f) => `${organizationLabel(f.org)}: ${describeApiError(f.problem)}`).join(' · ')),
         );
       }

@@ -55,6 +55,20 @@ export async function collect(chunks: AsyncIterable<string>): Promise<string> {
   return parts.join('');
 }
 
+/** `text` in consecutive pieces of about `size` characters, each (but the last) ending after a line feed. */
+export function* linePieces(text: string, size: number): Generator<string> {
+  let at = 0;
+  while (at < text.length) {
+    let end = Math.min(text.length, at + size);
+    if (end < text.length) {
+      const nl = text.indexOf('\n', end - 1);
+      end = nl < 0 ? text.length : nl + 1;
+    }
+    yield text.slice(at, end);
+    at = end;
+  }
+}
+
 /** Builds `line(i)` for i in [0, count) in slices of about `sliceMs`, one piece per slice. */
 async function* sliced(count: number, line: (i: number) => string, opts: ChunkOptions): AsyncGenerator<string> {
   const budget = opts.sliceMs ?? SLICE_MS;

@@ -9,7 +9,6 @@ import type { Node } from '../tree/nodes';
 import { Commands } from '../commands';
 import type { RecordsPanels } from './recordsPanel';
 
-const t = vscode.l10n.t;
 
 export interface PanelCommandDeps {
   accounts: AccountStore;
@@ -21,13 +20,13 @@ export interface PanelCommandDeps {
 }
 
 const PRESETS: { id: PresetId; label: string }[] = [
-  { id: 'today', label: t('Today') },
-  { id: 'yesterday', label: t('Yesterday') },
-  { id: 'last7', label: t('Last 7 days') },
-  { id: 'last30', label: t('Last 30 days') },
-  { id: 'last90', label: t('Last 90 days') },
-  { id: 'thisMonth', label: t('This month') },
-  { id: 'lastMonth', label: t('Last month') },
+  { id: 'today', label: vscode.l10n.t('Today') },
+  { id: 'yesterday', label: vscode.l10n.t('Yesterday') },
+  { id: 'last7', label: vscode.l10n.t('Last 7 days') },
+  { id: 'last30', label: vscode.l10n.t('Last 30 days') },
+  { id: 'last90', label: vscode.l10n.t('Last 90 days') },
+  { id: 'thisMonth', label: vscode.l10n.t('This month') },
+  { id: 'lastMonth', label: vscode.l10n.t('Last month') },
 ];
 
 export function registerPanelCommands(deps: PanelCommandDeps): vscode.Disposable[] {
@@ -41,28 +40,28 @@ export function registerPanelCommands(deps: PanelCommandDeps): vscode.Disposable
         const r = presetRange(preset.id, n);
         return { label: preset.label, description: `${r.start.toISOString().slice(0, 10)} – ${r.end.toISOString().slice(0, 10)} UTC`, range: r as DateRange | undefined };
       }),
-      { label: t('Custom range…'), description: t('ISO 8601 dates or date-times, both inclusive'), range: undefined as DateRange | undefined },
+      { label: vscode.l10n.t('Custom range…'), description: vscode.l10n.t('ISO 8601 dates or date-times, both inclusive'), range: undefined as DateRange | undefined },
     ];
-    const choice = await p.pick(items, { title: t('Fetch Records of {0}: range', orgLabel), placeHolder: t('Choose a range (UTC)') });
+    const choice = await p.pick(items, { title: vscode.l10n.t('Fetch Records of {0}: range', orgLabel), placeHolder: vscode.l10n.t('Choose a range (UTC)') });
     if (!choice) return undefined;
     if (choice.range) return choice.range;
     const startText = await p.input({
-      title: t('Fetch Records of {0}: start (inclusive)', orgLabel),
-      prompt: t('YYYY-MM-DD (from 00:00 UTC) or an ISO 8601 date-time; UTC unless it has an offset.'),
+      title: vscode.l10n.t('Fetch Records of {0}: start (inclusive)', orgLabel),
+      prompt: vscode.l10n.t('YYYY-MM-DD (from 00:00 UTC) or an ISO 8601 date-time; UTC unless it has an offset.'),
       placeHolder: '2026-11-01',
       validateInput: (v) => startProblem(v, now()),
     });
     if (startText === undefined) return undefined;
     const start = parseBound(startText, 'start')!;
     const endText = await p.input({
-      title: t('Fetch Records of {0}: end (inclusive)', orgLabel),
-      prompt: t('YYYY-MM-DD (to 23:59:59.999 UTC) or an ISO 8601 date-time.'),
+      title: vscode.l10n.t('Fetch Records of {0}: end (inclusive)', orgLabel),
+      prompt: vscode.l10n.t('YYYY-MM-DD (to 23:59:59.999 UTC) or an ISO 8601 date-time.'),
       placeHolder: start.toISOString().slice(0, 10),
       validateInput: (v) => endProblem(v, start),
     });
     if (endText === undefined) return undefined;
     const end = parseBound(endText, 'end')!;
-    return { start, end, label: t('Custom range') };
+    return { start, end, label: vscode.l10n.t('Custom range') };
   }
 
   return [
@@ -71,20 +70,20 @@ export function registerPanelCommands(deps: PanelCommandDeps): vscode.Disposable
         account.organizations.map((org) => ({ label: organizationLabel(org), description: `${org.id} · ${account.label}`, account, org })),
       );
       if (orgs.length === 0) {
-        const add = t('Add Account');
-        if ((await deps.prompter().notify('info', t('Add an account and an organization first.'), add)) === add) {
+        const add = vscode.l10n.t('Add Account');
+        if ((await deps.prompter().notify('info', vscode.l10n.t('Add an account and an organization first.'), add)) === add) {
           await vscode.commands.executeCommand(Commands.addAccount);
         }
         return;
       }
       // With one organization there is nothing to choose: the range step names it instead.
-      const picked = orgs.length === 1 ? orgs[0] : await deps.prompter().pick(orgs, { title: t('Fetch Records: organization'), placeHolder: t('Choose an organization'), matchOnDescription: true });
+      const picked = orgs.length === 1 ? orgs[0] : await deps.prompter().pick(orgs, { title: vscode.l10n.t('Fetch Records: organization'), placeHolder: vscode.l10n.t('Choose an organization'), matchOnDescription: true });
       if (!picked) return;
       const range = await pickRange(picked.label);
       if (!range) return;
       const apiKey = await deps.accounts.getKey(picked.account.id);
       if (!apiKey) {
-        void vscode.window.showErrorMessage(t('The API key of {0} is missing. Run "Update API Key".', picked.account.label));
+        void vscode.window.showErrorMessage(vscode.l10n.t('The API key of {0} is missing. Run "Update API Key".', picked.account.label));
         return;
       }
       // The request starts now and the panel opens at once, showing that it is loading: its
@@ -100,9 +99,9 @@ export function registerPanelCommands(deps: PanelCommandDeps): vscode.Disposable
       const panel = deps.panels.open(target);
       try {
         await vscode.window.withProgress(
-          { location: vscode.ProgressLocation.Notification, title: t('Fetching DMARC records for {0}', picked.label), cancellable: true },
+          { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Fetching DMARC records for {0}', picked.label), cancellable: true },
           (_progress, token) => {
-            token.onCancellationRequested(() => controller.abort(new ApiError('cancelled', t('Cancelled.'))));
+            token.onCancellationRequested(() => controller.abort(new ApiError('cancelled', vscode.l10n.t('Cancelled.'))));
             return fetching;
           },
         );

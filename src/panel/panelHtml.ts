@@ -18,17 +18,21 @@ export function panelHtml(webview: vscode.Webview, extensionUri: vscode.Uri, loa
     `font-src ${webview.cspSource}`,
     `script-src 'nonce-${nonce}'`,
   ].join('; ');
+  // The webview's strings come from the same bundle as the host's; without one (English, or a
+  // language nobody has translated) the page is English and says so.
+  const bundle = vscode.l10n.bundle;
+  const lang = bundle ? vscode.env.language : 'en';
   return `<!DOCTYPE html>
-<html lang="${vscode.env.language}">
+<html lang="${escapeHtml(lang)}">
 <head>
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
 <link rel="stylesheet" href="${codicons}">
 <link rel="stylesheet" href="${style}">
-<title>DMARC records</title>
+<title>${escapeHtml(vscode.l10n.t('DMARC records'))}</title>
 </head>
-<body>
+<body data-l10n="${escapeHtml(JSON.stringify(bundle ?? {}))}">
 <div id="root"><div class="boot" role="status" data-testid="boot-loading"><span class="codicon codicon-loading codicon-modifier-spin" aria-hidden="true"></span><span>${escapeHtml(loadingText)}</span></div></div>
 <script nonce="${nonce}" src="${script}"></script>
 </body>

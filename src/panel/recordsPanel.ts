@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { Account, AccountStore, Organization } from '../accounts/accountStore';
 import { organizationLabel } from '../accounts/accountStore';
 import { ApiError, describeApiError } from '../api';
-import type { DmarcRecord } from '../api/types';
+import type { DmarcRecord, FetchResult } from '../api/types';
 import type { RecordStore } from '../records/recordStore';
 import { rangeLabel } from '../records/dateInput';
 import {
@@ -16,7 +16,6 @@ import { RowSender } from './rowSender';
 import { escapeHtml, panelHtml } from './panelHtml';
 
 export const PANEL_VIEW_TYPE = 'dmarc.records';
-const t = vscode.l10n.t;
 
 export interface PanelDeps {
   extensionUri: vscode.Uri;
@@ -107,7 +106,7 @@ export class RecordsPanels implements vscode.Disposable {
   /** After an account's key changed: its open panels fetch again with the new key, and say so. */
   reloadAccount(accountId: string): void {
     for (const p of this.panels.values()) {
-      if (p.target.account.id === accountId) void p.load(true, [t('Fetched again with the new API key of {0}.', p.target.account.label)]);
+      if (p.target.account.id === accountId) void p.load(true, [vscode.l10n.t('Fetched again with the new API key of {0}.', p.target.account.label)]);
     }
   }
 
@@ -128,9 +127,9 @@ export class RecordsPanels implements vscode.Disposable {
     const rp = new RecordsPanel(panel, target, this.deps, view);
     this.panels.set(key, rp);
     this.activePanel = rp;
+    // Menus and keybindings use VS Code's own activeWebviewPanelId, so no context key is set here.
     panel.onDidChangeViewState(() => {
       if (panel.active) this.activePanel = rp;
-      void vscode.commands.executeCommand('setContext', 'dmarc.recordsPanelActive', panel.active);
     });
     panel.onDidDispose(() => {
       if (this.panels.get(key) === rp) this.panels.delete(key);
@@ -262,26 +261,26 @@ export class RecordsPanel implements vscode.Disposable {
         return;
       case 'getRow': {
         const r = this.rows[m.index];
-        if (!r) throw new Error(t('Row {0} does not exist.', m.index));
+        if (!r) throw new Error(vscode.l10n.t('Row {0} does not exist.', m.index));
         const result: RowDetail = { index: m.index, json: JSON.stringify(r.raw, null, 2), dkims: r.dkims.map((d) => ({ ...d })) };
         void this.post({ type: 'response', requestId: m.requestId, ok: true, result });
         return;
       }
       case 'copyRow': {
         const r = this.rows[m.index];
-        if (!r) throw new Error(t('Row {0} does not exist.', m.index));
+        if (!r) throw new Error(vscode.l10n.t('Row {0} does not exist.', m.index));
         await vscode.env.clipboard.writeText(JSON.stringify(r.raw, null, 2));
         void this.post({ type: 'response', requestId: m.requestId, ok: true, result: null });
         return;
       }
       case 'export': {
         const rows = m.indices.map((i) => this.rows[i]).filter((r): r is DmarcRecord => r !== undefined);
-        if (rows.length !== m.indices.length) throw new Error(t('Some rows to export do not exist.'));
-        if (rows.length === 0) throw new Error(t('No rows to export: select rows first.'));
+        if (rows.length !== m.indices.length) throw new Error(vscode.l10n.t('Some rows to export do not exist.'));
+        if (rows.length === 0) throw new Error(vscode.l10n.t('No rows to export: select rows first.'));
         const outcome = await openExport(rows, m.format, `dmarc-${this.target.org.name ?? this.target.org.id}`);
         if (outcome.kind === 'cancelled') {
           this.deps.log.info(`export of ${rows.length} ${m.what} row(s) as ${m.format.toUpperCase()} cancelled`);
-          void this.post({ type: 'response', requestId: m.requestId, ok: false, error: t('The export was cancelled.') });
+          void this.post({ type: 'response', requestId: m.requestId, ok: false, error: vscode.l10n.t('The export was cancelled.') });
           return;
         }
         this.deps.log.info(`exported ${rows.length} ${m.what} row(s) as ${m.format.toUpperCase()}${outcome.kind === 'file' ? ' to a file' : ''}`);
@@ -298,7 +297,7 @@ export class RecordsPanel implements vscode.Disposable {
         await this.deps.memento?.update(LAYOUT_KEY, m.layout);
         return;
       case 'exportGroups': {
-        if (m.rows.length === 0) throw new Error(t('No groups to export.'));
+        if (m.rows.length === 0) throw new Error(vscode.l10n.t('No groups to export.'));
         await openGroupsExport(m.title, m.rows, m.format, `dmarc-${this.target.org.name ?? this.target.org.id}-groups`);
         this.deps.log.info(`exported ${m.rows.length} group(s) as ${m.format.toUpperCase()}`);
         void this.post({ type: 'response', requestId: m.requestId, ok: true, result: { count: m.rows.length } });
@@ -322,10 +321,10 @@ export class RecordsPanel implements vscode.Disposable {
     const { account, org, start, end, source } = this.target;
     const sender = this.sender;
     sender.reset();
-    void this.post({ type: 'loading', message: t('Fetching records for {0}…', rangeLabel(start, end)) });
+    void this.post({ type: 'loading', message: vscode.l10n.t('Fetching records for {0}…', rangeLabel(start, end)) });
     const apiKey = await this.deps.accounts.getKey(account.id);
     if (!apiKey) {
-      void this.post({ type: 'error', message: t('The API key of {0} is missing.', account.label), canRetry: true, canUpdateKey: true });
+      void this.post({ type: 'error', message: vscode.l10n.t('The API key of {0} is missing.', account.label), canRetry: true, canUpdateKey: true });
       return;
     }
     const s = start.getTime();
@@ -342,12 +341,21 @@ export class RecordsPanel implements vscode.Disposable {
     const notices: string[] = [...extraNotices];
     let records: DmarcRecord[];
     try {
-      const data = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: t('DMARC: fetching records') }, () =>
+      // The whole body is in (`onComplete`) before the store has sorted and kept it: the streamed
+      // rows can be declared complete then, a second or more sooner for a million rows.
+      let completed: ((r: FetchResult) => void) | undefined;
+      const bodyDone = new Promise<FetchResult>((resolve) => (completed = resolve));
+      const got = vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: vscode.l10n.t('DMARC: fetching records') }, () =>
         // With a signal: when this panel closes, a request nobody else waits for is stopped.
-        this.deps.store.get({ accountId: account.id, baseUrl: account.baseUrl, apiKey, organizationId: org.id }, start, end, { refresh, signal: abort.signal, onRows }),
+        this.deps.store.get({ accountId: account.id, baseUrl: account.baseUrl, apiKey, organizationId: org.id }, start, end, { refresh, signal: abort.signal, onRows, onComplete: completed }),
       );
-      records = source !== undefined ? data.records.filter((r) => r.source === source) : data.records;
-      if (data.rejected.count) notices.push(t('{0} malformed row(s) in the response were left out. First: {1}', data.rejected.count, data.rejected.samples.map((x) => `#${x.index} ${x.reason}`).join('; ')));
+      const first = await Promise.race([got.then((view) => ({ data: view, whole: false })), bodyDone.then((result) => ({ data: result, whole: true }))]);
+      got.then(undefined, () => undefined); // after the body is in, the store's own failure is not this panel's
+      const { data } = first;
+      // The fetch's result covers the flight's range, which may be wider than this panel's.
+      const inRange = first.whole ? data.records.filter((r) => r.dateMs >= s && r.dateMs <= e) : data.records;
+      records = source !== undefined ? inRange.filter((r) => r.source === source) : inRange;
+      if (data.rejected.count) notices.push(vscode.l10n.t('{0} malformed row(s) in the response were left out. First: {1}', data.rejected.count, data.rejected.samples.map((x) => `#${x.index} ${x.reason}`).join('; ')));
       for (const w of data.warnings) notices.push(w.message);
     } catch (err) {
       if (seq !== this.loadSeq) return;
@@ -378,7 +386,7 @@ export class RecordsPanel implements vscode.Disposable {
 
   /** The page, with a loading state in the HTML itself so the panel is never blank before its script runs. */
   private html(): string {
-    return panelHtml(this.panel.webview, this.deps.extensionUri, t('Fetching records for {0}…', rangeLabel(this.target.start, this.target.end)));
+    return panelHtml(this.panel.webview, this.deps.extensionUri, vscode.l10n.t('Fetching records for {0}…', rangeLabel(this.target.start, this.target.end)));
   }
 
   dispose(): void {

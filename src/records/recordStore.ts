@@ -83,6 +83,12 @@ export interface GetOptions {
    * handed out were incomplete and nothing of them was kept.
    */
   onRows?: RowsListener;
+  /**
+   * With `onRows`: called once the fetch serving this call has its whole, validated result,
+   * before the store sorts and keeps it (for a million rows that takes a second or more). Its
+   * records are the rows handed to `onRows`, in arrival order. `get` still resolves afterwards.
+   */
+  onComplete?: (result: FetchResult) => void;
 }
 
 
@@ -98,6 +104,9 @@ interface Flight {
   /** The rows that arrived so far, in hand-outs (replayed to a caller that joins late). */
   streamed: DmarcRecord[][];
   listeners: Set<RowsListener>;
+  /** The fetch's result once it is in, before it is sorted and kept. */
+  completed?: FetchResult;
+  onComplete: Set<(result: FetchResult) => void>;
 }
 
 interface ScopeState {
@@ -145,6 +154,7 @@ export class RecordStore {
     const flight = state.flights.find((f) => f.start <= s && f.end >= e && !f.controller.signal.aborted && (f.fresh || !opts.refresh))
       ?? this.startFlight(scope, state, s, e, opts.refresh === true);
     const listener = opts.onRows;
+    const complete = listener ? opts.onComplete : undefined;
     if (listener) {
       let offset = 0;
       for (const records of flight.streamed) {
@@ -153,11 +163,16 @@ export class RecordStore {
       }
       flight.listeners.add(listener);
     }
+    if (complete) {
+      if (flight.completed) complete(flight.completed);
+      else flight.onComplete.add(complete);
+    }
     try {
       const { entry, source } = await this.join(state, flight, opts.signal);
       return view(entry, s, e, source);
     } finally {
       if (listener) flight.listeners.delete(listener);
+      if (complete) flight.onComplete.delete(complete);
     }
   }
 
@@ -280,6 +295,15 @@ export class RecordStore {
         }
       });
       flight.streamed = [];
+      flight.completed = result;
+      for (const l of [...flight.onComplete]) {
+        try {
+          l(result);
+        } catch (err) {
+          this.log(`a listener of a completed fetch failed: ${String(err)}`);
+        }
+      }
+      flight.onComplete.clear();
       const entry = await makeEntry(s, e, result, this.now().getTime());
       if (this.isCurrent(scope, state)) {
         this.keep(state, entry);
@@ -287,7 +311,7 @@ export class RecordStore {
       }
       return { entry, source: 'network' };
     };
-    const flight: Flight = { start: s, end: e, fresh: refresh || !disk, controller, waiters: 0, promise: undefined!, streamed: [], listeners: new Set() };
+    const flight: Flight = { start: s, end: e, fresh: refresh || !disk, controller, waiters: 0, promise: undefined!, streamed: [], listeners: new Set(), onComplete: new Set() };
     flight.promise = run();
     state.flights.push(flight);
     const done = (): void => {

@@ -6,6 +6,7 @@ import { buildBuckets, type Bucket } from '../records/buckets';
 import type { RangeData, RecordScope, RecordStore } from '../records/recordStore';
 import { health, type SourceSummary, type Summary } from '../records/summary';
 import { SummaryMemo } from '../records/summaryMemo';
+import { perfMark } from '../perf';
 import { SummaryText } from '../records/summaryText';
 import type { DmarcRecord } from '../api/types';
 import { Commands } from '../commands';
@@ -13,7 +14,6 @@ import type { Node, NodeOf } from './nodes';
 import { RefreshRound, refreshReport, type RefreshOutcome } from './refreshRound';
 
 export const VIEW_ID = 'dmarc.explorer';
-const t = vscode.l10n.t;
 
 export interface TreeSettings {
   months: number;
@@ -32,7 +32,7 @@ export class DmarcTreeProvider implements vscode.TreeDataProvider<Node>, vscode.
   readonly onDidChangeTreeData = this.changed.event;
   /** Range keys whose next expansion re-fetches (Refresh, Retry). */
   private readonly pendingRefresh = new Set<string>();
-  private readonly text = new SummaryText(vscode.env.language || 'en', t);
+  private readonly text = new SummaryText(vscode.env.language || 'en');
   /** Summaries by records array (see `recordsOf`): computed once per held range. */
   private readonly memo = new SummaryMemo();
 
@@ -79,7 +79,7 @@ export class DmarcTreeProvider implements vscode.TreeDataProvider<Node>, vscode.
     for (const k of this.expanded) this.refreshing.add(k);
     this.changed.fire();
     try {
-      const outcomes = await vscode.window.withProgress({ location: { viewId: VIEW_ID }, title: t('Refreshing DMARC records…') }, () => round.settle());
+      const outcomes = await vscode.window.withProgress({ location: { viewId: VIEW_ID }, title: vscode.l10n.t('Refreshing DMARC records…') }, () => round.settle());
       return refreshReport(outcomes);
     } finally {
       if (this.round === round) this.round = undefined;
@@ -94,7 +94,7 @@ export class DmarcTreeProvider implements vscode.TreeDataProvider<Node>, vscode.
   /** Copy IP Address on an IP item. */
   async copyIpAddress(node: NodeOf<'ip'>): Promise<void> {
     await vscode.env.clipboard.writeText(node.ip.ipAddress);
-    void vscode.window.setStatusBarMessage(t('Copied IP address {0}', node.ip.ipAddress), 3000);
+    void vscode.window.setStatusBarMessage(vscode.l10n.t('Copied IP address {0}', node.ip.ipAddress), 3000);
   }
 
   /** Re-fetches one bucket (Refresh on an item, Retry on an error) and re-renders. */
@@ -119,7 +119,7 @@ export class DmarcTreeProvider implements vscode.TreeDataProvider<Node>, vscode.
       case 'account':
         return node.account.organizations.length
           ? node.account.organizations.map((org) => ({ kind: 'org', account: node.account, org }))
-          : [{ kind: 'message', label: t('No organizations yet'), detail: t('Use "Add Organization" on this account.'), icon: 'info' }];
+          : [{ kind: 'message', label: vscode.l10n.t('No organizations yet'), detail: vscode.l10n.t('Use "Add Organization" on this account.'), icon: 'info' }];
       case 'org':
         return buildBuckets(this.now(), this.settings()).map((bucket) => ({ kind: 'bucket', account: node.account, org: node.org, bucket }));
       case 'bucket':
@@ -149,7 +149,7 @@ export class DmarcTreeProvider implements vscode.TreeDataProvider<Node>, vscode.
     const refresh = this.pendingRefresh.delete(k) || (topLevel && this.pendingRefresh.has('*') && !this.refreshedNow.has(k));
     const scope = await this.scopeOf(account, org);
     if (!scope) {
-      return [{ kind: 'error', account, org, bucket, forbidden: true, message: t('The API key of {0} is missing.', account.label) }];
+      return [{ kind: 'error', account, org, bucket, forbidden: true, message: vscode.l10n.t('The API key of {0} is missing.', account.label) }];
     }
     const previous = this.store.peek(scope, bucket.start, bucket.end);
     const previousRecords = previous && this.recordsOf(scope, bucket, previous);
@@ -174,7 +174,7 @@ export class DmarcTreeProvider implements vscode.TreeDataProvider<Node>, vscode.
       outcome(undefined, message);
       this.log.warn(`${organizationLabel(org)} · ${bucket.label}: ${e.kind}: ${message}`);
       if (previous) {
-        return [{ kind: 'message', label: t('Refresh failed: {0}', message), detail: t('Showing data fetched at {0}', new Date(previous.fetchedAt).toLocaleTimeString()), icon: 'warning' }, ...this.dataChildren(node, previous, previousRecords!)];
+        return [{ kind: 'message', label: vscode.l10n.t('Refresh failed: {0}', message), detail: vscode.l10n.t('Showing data fetched at {0}', new Date(previous.fetchedAt).toLocaleTimeString()), icon: 'warning' }, ...this.dataChildren(node, previous, previousRecords!)];
       }
       return [{ kind: 'error', account, org, bucket, forbidden: e.kind === 'forbidden', message }];
     } finally {
@@ -192,11 +192,19 @@ export class DmarcTreeProvider implements vscode.TreeDataProvider<Node>, vscode.
   }
 
   private summaryOf(records: readonly DmarcRecord[]): Summary {
-    return this.memo.summary(records);
+    const t0 = performance.now();
+    const s = this.memo.summary(records);
+    const ms = performance.now() - t0;
+    if (ms > 20) perfMark('treeSummary', { rows: records.length, ms: Math.round(ms) });
+    return s;
   }
 
   private sourcesOf(records: readonly DmarcRecord[]): SourceSummary[] {
-    return this.memo.sources(records);
+    const t0 = performance.now();
+    const s = this.memo.sources(records);
+    const ms = performance.now() - t0;
+    if (ms > 20) perfMark('treeSources', { rows: records.length, ms: Math.round(ms) });
+    return s;
   }
 
   /** A day's or week's summary when memory holds its rows (never fetches); undefined otherwise. */
@@ -218,18 +226,18 @@ export class DmarcTreeProvider implements vscode.TreeDataProvider<Node>, vscode.
       out.push({
         kind: 'message',
         icon: 'warning',
-        label: t('{0} row(s) in the response were malformed and left out', data.rejected.count),
+        label: vscode.l10n.t('{0} row(s) in the response were malformed and left out', data.rejected.count),
         detail: data.rejected.samples.map((s) => `#${s.index}: ${s.reason}`).join('\n'),
       });
     }
     for (const w of data.warnings) {
-      out.push({ kind: 'message', icon: 'warning', label: w.message, detail: t('{0} row(s) kept with this value', w.count) });
+      out.push({ kind: 'message', icon: 'warning', label: w.message, detail: vscode.l10n.t('{0} row(s) kept with this value', w.count) });
     }
     if (bucket.children?.length) {
-      out.push({ kind: 'group', account, org, bucket, label: bucket.children[0].kind === 'week' ? t('Weeks') : t('Days'), children: bucket.children });
+      out.push({ kind: 'group', account, org, bucket, label: bucket.children[0].kind === 'week' ? vscode.l10n.t('Weeks') : vscode.l10n.t('Days'), children: bucket.children });
     }
     if (records.length === 0) {
-      out.push({ kind: 'message', label: t('No reports in this range'), icon: 'circle-slash' });
+      out.push({ kind: 'message', label: vscode.l10n.t('No reports in this range'), icon: 'circle-slash' });
     }
     for (const source of this.sourcesOf(records)) out.push({ kind: 'source', account, org, bucket, source });
     return out;
@@ -250,7 +258,7 @@ export class DmarcTreeProvider implements vscode.TreeDataProvider<Node>, vscode.
         const item = new vscode.TreeItem(organizationLabel(node.org), C.Collapsed);
         item.id = `o/${node.account.id}/${node.org.id}`;
         item.description = node.org.name ? node.org.id : undefined;
-        item.tooltip = t('Organization {0} · account {1}', node.org.id, node.account.label);
+        item.tooltip = vscode.l10n.t('Organization {0} · account {1}', node.org.id, node.account.label);
         item.iconPath = new vscode.ThemeIcon('organization');
         item.contextValue = 'org';
         return item;
@@ -265,13 +273,13 @@ export class DmarcTreeProvider implements vscode.TreeDataProvider<Node>, vscode.
         if (s) {
           item.description = this.text.passAndEmails(s.passRate, s.emails);
           const counts = this.text.emailsInRows(s.emails, s.rows);
-          item.tooltip = `${node.bucket.tooltip}\n${s.passRate === undefined ? counts : t('{0} pass · {1}', this.text.percent(s.passRate), counts)}`;
+          item.tooltip = `${node.bucket.tooltip}\n${s.passRate === undefined ? counts : vscode.l10n.t('{0} pass · {1}', this.text.percent(s.passRate), counts)}`;
         }
         // Presets ("Last 7 days") look back from today; months, weeks and days are dates on a
         // calendar, a day or week coloured by its health when its rows are at hand.
         const preset = node.bucket.kind === 'last-days' || node.bucket.kind === 'custom';
         item.iconPath = refreshing ? new vscode.ThemeIcon('sync~spin') : new vscode.ThemeIcon(preset ? 'history' : 'calendar', s ? healthColor(s.passRate) : undefined);
-        if (refreshing) item.description = t('Refreshing…');
+        if (refreshing) item.description = vscode.l10n.t('Refreshing…');
         item.contextValue = `bucket.${node.bucket.kind}`;
         return item;
       }
@@ -288,26 +296,26 @@ export class DmarcTreeProvider implements vscode.TreeDataProvider<Node>, vscode.
         item.description = this.text.rows(s.rows);
         item.iconPath = new vscode.ThemeIcon('graph', healthColor(s.passRate));
         const md = new vscode.MarkdownString();
-        md.appendMarkdown(`**${t('DMARC pass rate')}** ${this.pct(s.passRate)} ${t('(email-weighted: aligned SPF or aligned DKIM passes)')}\n\n`);
-        appendTable(md, t('Category'), s.emailsByCategory, this.num.bind(this));
-        appendTable(md, t('Disposition'), s.emailsByDisposition, this.num.bind(this));
-        md.appendMarkdown(`\n${t('Boundaries in UTC.')}`);
+        md.appendMarkdown(`**${vscode.l10n.t('DMARC pass rate')}** ${this.pct(s.passRate)} ${vscode.l10n.t('(email-weighted: aligned SPF or aligned DKIM passes)')}\n\n`);
+        appendTable(md, vscode.l10n.t('Category'), s.emailsByCategory, this.num.bind(this));
+        appendTable(md, vscode.l10n.t('Disposition'), s.emailsByDisposition, this.num.bind(this));
+        md.appendMarkdown(`\n${vscode.l10n.t('Boundaries in UTC.')}`);
         item.tooltip = md;
         item.contextValue = 'summary';
         return item;
       }
       case 'source': {
         const s = node.source;
-        const item = new vscode.TreeItem(s.source || t('(unknown source)'), s.ips.length ? C.Collapsed : C.None);
+        const item = new vscode.TreeItem(s.source || vscode.l10n.t('(unknown source)'), s.ips.length ? C.Collapsed : C.None);
         item.id = `s/${node.account.id}/${node.org.id}/${node.bucket.id}/${s.source}`;
         item.description = this.text.passAndEmails(s.passRate, s.emails);
         item.iconPath = new vscode.ThemeIcon('circle-filled', healthColor(s.passRate));
         const md = new vscode.MarkdownString();
         md.appendMarkdown('**');
         md.appendText(s.source);
-        md.appendMarkdown(`**\n\n${t('{0} from {1}', this.text.emailsInRows(s.emails, s.rows), this.text.ips(s.ips.length))}  \n`);
-        md.appendMarkdown(`${t('DMARC pass rate')}: ${this.pct(s.passRate)}\n\n`);
-        appendTable(md, t('Category'), s.byCategory, this.num.bind(this));
+        md.appendMarkdown(`**\n\n${vscode.l10n.t('{0} from {1}', this.text.emailsInRows(s.emails, s.rows), this.text.ips(s.ips.length))}  \n`);
+        md.appendMarkdown(`${vscode.l10n.t('DMARC pass rate')}: ${this.pct(s.passRate)}\n\n`);
+        appendTable(md, vscode.l10n.t('Category'), s.byCategory, this.num.bind(this));
         item.tooltip = md;
         item.contextValue = 'source';
         return item;
@@ -316,13 +324,13 @@ export class DmarcTreeProvider implements vscode.TreeDataProvider<Node>, vscode.
         const ip = node.ip;
         const item = new vscode.TreeItem(ip.ipAddress, C.None);
         item.id = `i/${node.account.id}/${node.org.id}/${node.bucket.id}/${node.source.source}/${ip.ipAddress}`;
-        item.description = [this.text.passAndEmails(ip.passRate, ip.emails), ip.rdns.length ? ip.rdns.join(', ') : t('no rDNS'), ip.ipCountryCode].filter(Boolean).join(' · ');
+        item.description = [this.text.passAndEmails(ip.passRate, ip.emails), ip.rdns.length ? ip.rdns.join(', ') : vscode.l10n.t('no rDNS'), ip.ipCountryCode].filter(Boolean).join(' · ');
         item.tooltip = [
           ip.ipAddress,
-          `${t('DMARC pass rate')}: ${this.text.percent(ip.passRate)}`,
+          `${vscode.l10n.t('DMARC pass rate')}: ${this.text.percent(ip.passRate)}`,
           this.text.emailsInRows(ip.emails, ip.rows),
-          `${t('rDNS')}: ${ip.rdns.join(', ') || t('none')}`,
-          `${t('Country')}: ${ip.ipCountryCode ?? t('unknown')}`,
+          `${vscode.l10n.t('rDNS')}: ${ip.rdns.join(', ') || vscode.l10n.t('none')}`,
+          `${vscode.l10n.t('Country')}: ${ip.ipCountryCode ?? vscode.l10n.t('unknown')}`,
         ].join('\n');
         item.iconPath = new vscode.ThemeIcon('circle-filled', healthColor(ip.passRate));
         item.contextValue = 'ip';
@@ -337,11 +345,11 @@ export class DmarcTreeProvider implements vscode.TreeDataProvider<Node>, vscode.
       }
       case 'error': {
         const item = new vscode.TreeItem(node.message, C.None);
-        item.description = node.forbidden ? t('Update API Key or Retry') : t('Retry');
+        item.description = node.forbidden ? vscode.l10n.t('Update API Key or Retry') : vscode.l10n.t('Retry');
         item.tooltip = node.message;
         item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('list.errorForeground'));
         item.contextValue = node.forbidden ? 'error.forbidden' : 'error';
-        item.command = { command: Commands.retry, title: t('Retry'), arguments: [node] };
+        item.command = { command: Commands.retry, title: vscode.l10n.t('Retry'), arguments: [node] };
         return item;
       }
     }
@@ -380,7 +388,7 @@ function healthColor(rate: number | undefined): vscode.ThemeColor | undefined {
 function appendTable(md: vscode.MarkdownString, heading: string, counts: Record<string, number>, fmt: (n: number) => string): void {
   const entries = Object.entries(counts).sort((a, b) => b[1] - a[1]);
   if (!entries.length) return;
-  md.appendMarkdown(`| ${heading} | ${t('Emails')} |\n|---|---:|\n`);
+  md.appendMarkdown(`| ${heading} | ${vscode.l10n.t('Emails')} |\n|---|---:|\n`);
   for (const [name, n] of entries) {
     md.appendMarkdown('| ');
     md.appendText(name || '(empty)');

@@ -13,7 +13,6 @@ export interface RefreshOutcome {
   error?: string | undefined;
 }
 
-const t = vscode.l10n.t;
 
 export class RefreshRound {
   private readonly fetches: Promise<RefreshOutcome>[] = [];
@@ -40,7 +39,7 @@ export class RefreshRound {
 
 /** "Refreshed Last 7 days, October 2026: 12 new rows." and the like. */
 export function refreshReport(outcomes: readonly RefreshOutcome[]): string {
-  if (outcomes.length === 0) return t('Refreshed: ranges are fetched again when you expand them.');
+  if (outcomes.length === 0) return vscode.l10n.t('Refreshed: ranges are fetched again when you expand them.');
   const failed = outcomes.filter((o) => o.error !== undefined);
   const ok = outcomes.filter((o) => o.error === undefined);
   const parts: string[] = [];
@@ -48,9 +47,9 @@ export function refreshReport(outcomes: readonly RefreshOutcome[]): string {
     const labels = ok.map((o) => o.label).join(', ');
     const delta = ok.reduce((s, o) => s + ((o.after ?? 0) - (o.before ?? 0)), 0);
     const changed = ok.some((o) => o.before !== o.after);
-    const what = !changed ? t('no change') : delta > 0 ? t('{0} new row(s)', delta) : delta < 0 ? t('{0} row(s) fewer', -delta) : t('rows changed');
-    parts.push(t('Refreshed {0}: {1}.', labels, what));
+    const what = !changed ? vscode.l10n.t('no change') : delta > 0 ? vscode.l10n.t('{0} new row(s)', delta) : delta < 0 ? vscode.l10n.t('{0} row(s) fewer', -delta) : vscode.l10n.t('rows changed');
+    parts.push(vscode.l10n.t('Refreshed {0}: {1}.', labels, what));
   }
-  if (failed.length) parts.push(t('Refresh of {0} failed: {1}', failed.map((o) => o.label).join(', '), failed[0]!.error!));
+  if (failed.length) parts.push(vscode.l10n.t('Refresh of {0} failed: {1}', failed.map((o) => o.label).join(', '), failed[0]!.error!));
   return parts.join(' ');
 }

@@ -12,6 +12,8 @@ export interface Prompter {
   confirm(message: string, detail: string, action: string): Promise<boolean>;
   /** A notification offering actions; resolves to the chosen one, undefined when dismissed. */
   notify(severity: 'error' | 'warning' | 'info', message: string, ...actions: string[]): Promise<string | undefined>;
+  /** A passing word in the status bar, for an outcome that needs no answer and no pop-up. */
+  status(message: string): void;
 }
 
 export const windowPrompter: Prompter = {
@@ -22,5 +24,8 @@ export const windowPrompter: Prompter = {
   notify: async (severity, message, ...actions) => {
     const show = severity === 'error' ? vscode.window.showErrorMessage : severity === 'warning' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
     return show(message, ...actions);
+  },
+  status: (message) => {
+    vscode.window.setStatusBarMessage(message, 5000);
   },
 };

@@ -22,7 +22,7 @@
  * each step of a run happened; BENCH_CPUPROFILE=<dir> writes CPU profiles of the extension host.
  */
 import { spawn } from 'node:child_process';
-import { readFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { readFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -99,11 +99,13 @@ async function main(): Promise<void> {
       await answer(page, startDay.toISOString().slice(0, 10));
       await answer(page, endDay.toISOString().slice(0, 10));
       const frame = await findWebviewFrame(page, '[data-testid="records-panel"]', 120_000);
+      const wvProfile = process.env.BENCH_WVPROFILE ? await startFrameProfile(page, frame) : undefined;
       await frame.waitForFunction(() => {
         const p = (window as unknown as { __dmarcPerf?: { firstPaintAt?: number; loadedAt?: number } }).__dmarcPerf;
         return p?.firstPaintAt && p?.loadedAt;
       }, undefined, { timeout: 120_000 });
       const perf = await frame.evaluate(() => (window as unknown as { __dmarcPerf: Record<string, number> }).__dmarcPerf);
+      if (wvProfile) console.log(await wvProfile());
       const rows = Number((await frame.locator('[data-testid="summary-rows"]').innerText()).replace(/[^\d]/g, ''));
       results.rows = rows;
       const response = readPerf(perfFile).filter((e) => e.event === 'response' && e.at >= since && (e.bytes ?? 0) > 1_000_000).pop();
@@ -184,9 +186,21 @@ async function main(): Promise<void> {
       await page.waitForTimeout(600);
       const loops = readPerf(perfFile).filter((e) => e.event === 'loop' && e.at >= since);
       results.hostBlocked.push(Math.max(0, ...loops.map((e) => e.maxMs ?? 0)));
+      if (process.env.BENCH_PHASES) {
+        // Everything after the last byte: what blocked the host, and the marks around it.
+        const after = readPerf(perfFile).filter((e) => e.at >= response.at && (e.event !== 'loop' || (e.maxMs ?? 0) > 100) && (e.event !== 'gc' || (e as { ms?: number }).ms! > 50));
+        console.log(`  after the last byte: ${after.map((e) => `${e.event}${e.event === 'loop' ? ` ${e.maxMs}ms(cpu ${(e as { cpuMs?: number }).cpuMs}/${(e as { wallMs?: number }).wallMs})` : ''}${'ms' in e && e.event !== 'loop' ? ` ${(e as { ms?: number }).ms}ms` : ''}${'rows' in e ? ` ${e.rows}r` : ''}@${e.at - response.at}`).join(' ')}`);
+      }
       // Heaps after the load (and the sorts, filters and groupings above).
-      results.hostHeap.push(loops.at(-1)?.heapMB ?? NaN);
-      results.webviewHeap.push(await frame.evaluate(() => ((performance as unknown as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? NaN) / 1048576));
+      // The live heap: measured by the host after a full garbage collection, 3 s after the rows were sent.
+      let live: { heapMB?: number } | undefined;
+      for (const until = Date.now() + 15_000; !(live = readPerf(perfFile).filter((e) => e.event === 'heapLive' && e.at >= since).pop()); await page.waitForTimeout(200)) {
+        if (Date.now() > until) throw new Error('no heapLive mark in the performance trace');
+      }
+      results.hostHeap.push(live.heapMB ?? NaN);
+      // What the webview holds: its JS heap after a garbage collection (what is left is live), and
+      // the typed arrays the rows and caches hold (outside that heap, uncounted by performance.memory).
+      results.webviewHeap.push(await webviewHeapMB(page, frame));
       // The export bar is for 100k rows; above 200k rows an export goes to a file (a save dialog).
       const exported = rows <= 200_000 ? await exportAll(page, frame, perfFile, rows) : { ms: NaN, lines: 0, blocked: NaN };
       if (rows <= 200_000) {
@@ -238,6 +252,48 @@ async function main(): Promise<void> {
   line('  (host blk)', results.exportBlocked, 200, 'ms');
   const exportMedian = Math.round(median(results.exportJson));
   console.log(`export JSON ${Math.round(results.rows / 1000)}k: ${exportMedian} ms (bar 3000 ms) ${exportMedian <= 3000 ? 'met' : 'MISSED'} — ${results.exportLines} lines for ${results.rows} rows`);
+}
+
+/** BENCH_WVPROFILE=1: a CPU profile of the webview's page while it loads; the stop function gives its top self times. */
+async function startFrameProfile(page: Page, frame: Frame): Promise<() => Promise<string>> {
+  const cdp = await page.context().newCDPSession(frame).catch(() => page.context().newCDPSession(page));
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+  await cdp.send('Profiler.start');
+  return async () => {
+    const { profile } = await cdp.send('Profiler.stop');
+    await cdp.detach().catch(() => undefined);
+    const self = new Map<string, number>();
+    const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+    profile.samples!.forEach((id, k) => {
+      const f = byId.get(id)!.callFrame;
+      const key = `${f.functionName || '(anonymous)'} ${f.url.split('/').pop()}:${f.lineNumber}`;
+      self.set(key, (self.get(key) ?? 0) + (profile.timeDeltas![k] ?? 0));
+    });
+    return `  webview CPU while loading (self time):\n${[...self].sort((a, b) => b[1] - a[1]).slice(0, 18).map(([k, v]) => `    ${Math.round(v / 1000)} ms ${k}`).join('\n')}`;
+  };
+}
+
+/** The webview's live JS heap plus its typed arrays, in MB; BENCH_HEAPSNAPSHOT=<file> also writes a heap snapshot of it. */
+async function webviewHeapMB(page: Page, frame: Frame): Promise<number> {
+  // The webview is an out-of-process frame of the workbench page: a DevTools session of its own.
+  const cdp = await page.context().newCDPSession(frame).catch(() => page.context().newCDPSession(page));
+  try {
+    await cdp.send('HeapProfiler.enable');
+    await cdp.send('HeapProfiler.collectGarbage');
+    const { usedSize } = await cdp.send('Runtime.getHeapUsage');
+    const arrays = await frame.evaluate(() => (window as unknown as { __dmarcPerf: { arrayBytes?: () => number } }).__dmarcPerf.arrayBytes?.() ?? 0);
+    if (process.env.BENCH_HEAPSNAPSHOT) {
+      const out: string[] = [];
+      cdp.on('HeapProfiler.addHeapSnapshotChunk', (e) => out.push(e.chunk));
+      await cdp.send('HeapProfiler.takeHeapSnapshot', { reportProgress: false });
+      writeFileSync(process.env.BENCH_HEAPSNAPSHOT, out.join(''));
+      console.log(`  heap snapshot: ${process.env.BENCH_HEAPSNAPSHOT}`);
+    }
+    return (usedSize + arrays) / 1048576;
+  } finally {
+    await cdp.detach().catch(() => undefined);
+  }
 }
 
 /**

@@ -39,6 +39,9 @@ if (layer === 'ui') {
 const mocha = new Mocha({
   ui: 'bdd',
   timeout: layer === 'ui' ? 120_000 : 20_000,
+  // A stray .only would silently run a few tests and call the layer passed; a skipped test is a defect.
+  forbidOnly: true,
+  forbidPending: true,
   reporter: createReporter(Mocha, { layer, write: (l) => console.log(l), resultsFile }),
   // For a quicker loop while developing; npm test and CI never set it.
   ...(process.env.DMARC_TEST_GREP ? { grep: process.env.DMARC_TEST_GREP } : {}),

@@ -130,11 +130,13 @@ describe('accounts and keys (extension host, local API server)', () => {
     assert.equal(await secret(), KEY, 'a key that reads the organizations is saved without a question');
   });
 
-  it('Test Connection checks every organization of the account', async () => {
+  it('Test Connection checks every organization of the account; success is a status bar word, not a pop-up', async () => {
     server.resetRequests();
     const [account] = api.accounts.list();
-    await vscode.commands.executeCommand(Commands.testConnection, { kind: 'account', account });
+    const prompter = await runScripted(api, Commands.testConnection, [], { kind: 'account', account });
     assert.equal(server.requests.filter((r) => r.status === 200).length, account.organizations.length);
+    assert.deepEqual(prompter.asked.map((a) => a.kind), ['status']);
+    assert.equal(prompter.asked[0]!.title, `${account.label}: connected, the key reads all ${account.organizations.length} organization(s).`);
   });
 
   it('Rename, Copy ID and Remove Organization; Remove Account deletes the secret', async () => {

@@ -57,6 +57,10 @@ export class ScriptedPrompter implements Prompter {
     return String(answer);
   }
 
+  status(message: string): void {
+    this.asked.push({ kind: 'status', title: message });
+  }
+
   get remaining(): number {
     return this.answers.length;
   }

@@ -24,6 +24,9 @@ export async function run(): Promise<void> {
   const mocha = new Mocha({
     ui: 'bdd',
     timeout: 60_000,
+    // A stray .only would silently run a few tests and call the layer passed; a skipped test is a defect.
+    forbidOnly: true,
+    forbidPending: true,
     reporter: createReporter(Mocha, { layer: 'suite', write, resultsFile: process.env.DMARC_TEST_RESULTS }),
     // For a quicker loop while developing, as in test/host/layer.mjs; npm test and CI never set it.
     ...(process.env.DMARC_TEST_GREP ? { grep: process.env.DMARC_TEST_GREP } : {}),

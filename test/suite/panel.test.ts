@@ -9,6 +9,7 @@ import { extensionApi, removeAllAccounts, runScripted } from './helpers';
 import type { DmarcExplorerApi } from '../../src/extension';
 import type { RecordsPanel } from '../../src/panel/recordsPanel';
 import { presetRange, rangeLabel } from '../../src/records/dateInput';
+import { decodeChunk } from '../../src/shared/rowCodec';
 
 const KEY = 'panel-suite-key-93be';
 const ORG = 'org-panel-1';
@@ -177,6 +178,44 @@ describe('records panel (extension host, local API server)', () => {
     }
   });
 
+  it('the API key never reaches the webview: not in its page, its messages (rows, details, errors) or its state', async () => {
+    const account = api.accounts.list()[0];
+    const org = account.organizations[0];
+    const opened = api.panels.open({ account, org, ...daysBack(150, 2) });
+    const texts: string[] = [opened.panel.webview.html];
+    let rows = 0;
+    const webview = opened.panel.webview;
+    const post = webview.postMessage.bind(webview);
+    (webview as unknown as { postMessage: (m: Record<string, unknown>) => Thenable<boolean> }).postMessage = (m) => {
+      // A rows chunk is binary: read back every string in it.
+      if (m.type === 'rows' && m.data instanceof Uint8Array) {
+        const chunk = decodeChunk(m.data);
+        rows += chunk.count;
+        texts.push(chunk.strings.join('\n'));
+      }
+      texts.push(JSON.stringify(m, (k, v) => (k === 'data' && v instanceof Uint8Array ? undefined : v)));
+      return post(m);
+    };
+    try {
+      await opened.handleMessage({ type: 'ready' });
+      await opened.load(false);
+      await until(() => (rows > 0 ? true : undefined), 'rows sent to the webview');
+      for (let i = 0; i < 3; i++) await opened.handleMessage({ type: 'getRow', requestId: 100 + i, index: i });
+      await opened.handleMessage({ type: 'saveState', state: { hiddenColumns: [] } });
+      // And the errors a refused or failed request shows.
+      server.setFaults({ error400: true });
+      await opened.load(true);
+      server.setFaults({});
+      assert.equal(texts.filter((t) => t.includes('"type":"response"') && t.includes('"requestId":10') && t.includes('"ok":true')).length, 3, 'three rows\u2019 details were sent');
+      assert.ok(texts.some((t) => t.includes('"error"')), 'an error was sent');
+      for (const t of texts) assert.ok(!t.includes(KEY), `the key in: ${t.slice(0, 200)}`);
+      for (const k of api.context.globalState.keys()) assert.ok(!JSON.stringify(api.context.globalState.get(k) ?? null).includes(KEY), `the key in global state ${k}`);
+    } finally {
+      server.setFaults({});
+      opened.panel.dispose();
+    }
+  });
+
   it('opening the same organization and range again reveals the same panel', async () => {
     await runScripted(api, Commands.fetchRange, ['Last 7 days']);
     assert.equal(api.panels.all.length, 1);
@@ -190,11 +229,14 @@ describe('records panel (extension host, local API server)', () => {
     const future = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10);
     await assert.rejects(runScripted(api, Commands.fetchRange, ['Custom range…', future]), /future/);
     await assert.rejects(runScripted(api, Commands.fetchRange, ['Custom range…', '2026-02-30']), /Not a date/);
-    await assert.rejects(runScripted(api, Commands.fetchRange, ['Custom range…', '2026-10-10', '2026-10-09']), /before the start/);
-    await runScripted(api, Commands.fetchRange, ['Custom range…', '2026-10-10T06:00:00+02:00', '2026-10-10']);
+    // Days relative to today, so the test reads the same whenever it runs.
+    const day = new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10);
+    const dayBefore = new Date(Date.parse(day) - 86_400_000).toISOString().slice(0, 10);
+    await assert.rejects(runScripted(api, Commands.fetchRange, ['Custom range…', day, dayBefore]), /before the start/);
+    await runScripted(api, Commands.fetchRange, ['Custom range…', `${day}T06:00:00+02:00`, day]);
     const custom = api.panels.all.find((p) => p !== panel)!;
-    assert.equal(custom.identity.start, '2026-10-10T04:00:00.000Z');
-    assert.equal(custom.identity.end, '2026-10-10T23:59:59.999Z');
+    assert.equal(custom.identity.start, `${day}T04:00:00.000Z`);
+    assert.equal(custom.identity.end, `${day}T23:59:59.999Z`);
     custom.panel.dispose();
   });
 
@@ -243,6 +285,23 @@ describe('records panel (extension host, local API server)', () => {
     const csv = toCsv([tricky]).split('\r\n')[1];
     assert.ok(csv.startsWith('"a ""quoted"", source","\'=HYPERLINK(""x"")"'), csv);
     assert.ok(csv.includes('"line\nbreak"'));
+  });
+
+  it('an export tab filled in many pieces holds exactly the export (JSON, and CSV with CRLF)', async () => {
+    const { openExport } = await import('../../src/export/openExport');
+    const { toJson, toCsv } = await import('../../src/export/format');
+    const records = panel.rows.slice(0, 40);
+    for (const format of ['json', 'csv'] as const) {
+      // Pieces of about 700 characters: several rows each, one CRLF-ended CSV line split nowhere.
+      const outcome = await openExport(records, format, 'pieces', { editChars: 700 });
+      assert.equal(outcome.kind, 'tab');
+      const doc = (outcome as { editor: vscode.TextEditor }).editor.document;
+      const expected = format === 'json' ? toJson(records) : toCsv(records);
+      assert.ok(expected.length > 5 * 700, 'the text spans several pieces');
+      assert.equal(doc.getText(), expected);
+      assert.equal(doc.eol, format === 'csv' ? vscode.EndOfLine.CRLF : vscode.EndOfLine.LF);
+      await closeUntitled(doc);
+    }
   });
 
   it('a large export is saved to a file instead: one record per line, streamed, the same rows', async () => {

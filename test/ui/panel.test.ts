@@ -69,6 +69,8 @@ describe('records panel in the browser', () => {
     await wb.page.waitForTimeout(300);
     assert.ok((await rows().count()) <= 200, 'still virtualised after scrolling');
     assert.ok((await brightness(frame)) > 180, 'light background');
+    // VS Code runs in English here: no bundle is handed over, and the page says it is English.
+    assert.deepEqual(await frame.evaluate(() => [document.documentElement.lang, document.body.dataset.l10n]), ['en', '{}']);
     await wb.screenshot('panel-light');
   });
 
@@ -145,6 +147,30 @@ describe('records panel in the browser', () => {
     await runCommand(wb.page, 'View: Revert and Close Editor');
   });
 
+  it('the panel\u2019s keybindings export from the focused panel (Ctrl+Shift+Alt+J / T), and its title bar offers both exports', async () => {
+    const r = rows();
+    await r.nth(1).click();
+    await r.nth(2).click({ modifiers: ['Shift'] });
+    assert.match(await frame.locator('[data-testid="selected-count"]').innerText(), /\b2\b/);
+    const actions = wb.page.locator('.editor-group-container.active .editor-actions');
+    for (const title of ['Export Selected Rows to JSON', 'Export Selected Rows to CSV']) {
+      assert.equal(await actions.locator(`a[aria-label^="${title}"]`).count(), 1, `${title} in the editor title bar`);
+    }
+    // The keys go to the focused webview, which hands them to VS Code's keybinding service.
+    await wb.page.keyboard.press('Control+Shift+Alt+J');
+    await wb.page.locator('.tab', { hasText: /dmarc-Panel-Org-\d+\.json/ }).first().waitFor({ state: 'visible', timeout: 30_000 });
+    assert.equal(JSON.parse(await activeEditorText(wb.page)).length, 2);
+    await runCommand(wb.page, 'View: Revert and Close Editor');
+    await rows().nth(1).click({ modifiers: ['Control'] });
+    assert.match(await frame.locator('[data-testid="selected-count"]').innerText(), /\b1\b/, 'Ctrl+click took one row out');
+    await wb.page.keyboard.press('Control+Shift+Alt+T');
+    await wb.page.locator('.tab', { hasText: /dmarc-Panel-Org-\d+\.csv/ }).first().waitFor({ state: 'visible', timeout: 30_000 });
+    const csv = (await activeEditorText(wb.page)).trim().split(/\r?\n/);
+    assert.equal(csv.length, 2, 'a header and the one selected row');
+    assert.match(csv[0]!, /source/i);
+    await runCommand(wb.page, 'View: Revert and Close Editor');
+  });
+
   it('shows the focused row as JSON with its DKIM signatures', async () => {
     await frame.locator('[data-testid="search"]').fill('');
     await wb.page.waitForTimeout(300);
@@ -204,13 +230,17 @@ describe('records panel in the browser', () => {
     await wb.screenshot('panel-hostile');
   });
 
-  it('reads in the dark theme too', async () => {
+  it('reads in the dark theme too, with the dark tab icon', async () => {
+    // VS Code draws a webview tab's icon as the ::before background of its label, per theme.
+    const tabIcon = () => wb.page.locator('.tabs-container .tab.active .monaco-icon-label').first().evaluate((el) => getComputedStyle(el, '::before').backgroundImage);
+    assert.match(await tabIcon(), /panel-light\.svg/, 'the light icon in the light theme');
     await runCommand(wb.page, 'Preferences: Color Theme');
     await choose(wb.page, 'Dark Modern');
     await wb.page.waitForTimeout(800);
     const f = await findWebviewFrame(wb.page, '[data-testid="records-panel"]');
     await wb.screenshot('panel-dark');
     assert.ok((await brightness(f)) < 100, 'dark background');
+    assert.match(await tabIcon(), /panel-dark\.svg/, 'the dark icon in the dark theme');
   });
   it('Cancel on the progress notification stops the fetch and closes the panel it opened', async () => {
     const tabs = wb.page.locator('.tab', { hasText: 'Panel Org ·' });

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { collect, csvChunks, csvField, jsonChunks, toCsv, toJson, CSV_COLUMNS } from '../../src/export/format';
+import { collect, csvChunks, csvField, jsonChunks, linePieces, toCsv, toJson, CSV_COLUMNS } from '../../src/export/format';
 import type { DmarcRecord } from '../../src/api/types';
 
 function record(over: Partial<DmarcRecord> = {}): DmarcRecord {
@@ -63,6 +63,12 @@ describe('export formats', () => {
     assert.equal(csvField('-2'), "'-2");
     assert.equal(csvField('@SUM(A1)'), "'@SUM(A1)");
     assert.equal(csvField('=HYPERLINK("http://x","y")'), '"\'=HYPERLINK(""http://x"",""y"")"');
+    // A leading tab or carriage return (OWASP's list): also read as the start of a formula by some spreadsheets.
+    assert.equal(csvField('\t=1+1'), "'\t=1+1");
+    assert.equal(csvField('\r=1+1'), '"\'\r=1+1"', 'guarded, and quoted for its line break');
+    // Only at the start: the same characters elsewhere are data.
+    assert.equal(csvField('a=b+c-d@e'), 'a=b+c-d@e');
+    assert.equal(csvField(''), '');
   });
 
   describe('built in slices (jsonChunks, csvChunks)', () => {
@@ -146,5 +152,18 @@ describe('export formats', () => {
       // The budget is SLICE_MS (12 ms); the margin is for a garbage collection on a busy machine.
       assert.ok(worst < 100, `longest slice ${worst.toFixed(1)} ms`);
     });
+  });
+
+  it('linePieces cuts text into pieces that end at line ends and join back to it exactly', () => {
+    const text = 'a\r\nbb\r\n' + 'x'.repeat(50) + '\nlast line without end';
+    for (const size of [1, 2, 3, 7, 20, 1000]) {
+      const pieces = [...linePieces(text, size)];
+      assert.equal(pieces.join(''), text, `size ${size}`);
+      for (const p of pieces.slice(0, -1)) assert.ok(p.endsWith('\n') && p.length >= size, `piece ${JSON.stringify(p)} ends at a line end`);
+      assert.ok(pieces.every((p) => p.length > 0));
+    }
+    assert.deepEqual([...linePieces('a\nb\nc\n', 2)], ['a\n', 'b\n', 'c\n']);
+    assert.deepEqual([...linePieces('abc', 1)], ['abc'], 'a line is never split');
+    assert.deepEqual([...linePieces('', 10)], []);
   });
 });

@@ -39,4 +39,28 @@ describe('manifest', () => {
       assert.match(ignore, new RegExp(`^!media/panel-${kind}\\.svg$`, 'm'), `${kind} icon in the .vsix`);
     }
   });
+
+  it('the records panel\u2019s commands sit in its title bar and have keybindings, all on activeWebviewPanelId', () => {
+    const panel = "activeWebviewPanelId == 'dmarc.records'";
+    const c = manifest.contributes as unknown as {
+      menus: Record<string, { command: string; when?: string; group?: string }[]>;
+      keybindings: { command: string; key: string; mac?: string; when?: string }[];
+    };
+    const title = c.menus['editor/title']!;
+    assert.deepEqual(title.map((m) => [m.command, m.when, m.group]), [
+      ['dmarc.exportSelectedJson', panel, 'navigation@1'],
+      ['dmarc.exportSelectedCsv', panel, 'navigation@2'],
+    ]);
+    const keys = new Map(c.keybindings.map((k) => [k.command, k]));
+    for (const command of ['dmarc.exportSelectedJson', 'dmarc.exportSelectedCsv']) {
+      const k = keys.get(command);
+      assert.ok(k, command);
+      assert.equal(k.when, panel);
+      assert.match(k.key, /^ctrl\+/);
+      assert.match(k.mac ?? '', /^cmd\+/);
+    }
+    assert.equal(new Set(c.keybindings.map((k) => k.key)).size, c.keybindings.length, 'no two share a key');
+    // The panel's own context key was never read by a when clause; VS Code's activeWebviewPanelId is.
+    assert.doesNotMatch(JSON.stringify(manifest), /recordsPanelActive/);
+  });
 });

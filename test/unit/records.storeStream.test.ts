@@ -54,6 +54,43 @@ describe('record store: rows while they arrive', () => {
     assert.equal(handed.length, 0);
   });
 
+  it('tells each caller when the whole body is in, before the range is sorted and kept; a caller joining after that hears at once', async () => {
+    server.setFaults({ bodyStallMs: 300 });
+    const store = newStore();
+    const requestsBefore = server.requests.length;
+    const handed: DmarcRecord[] = [];
+    const events: string[] = [];
+    let whole: DmarcRecord[] | undefined;
+    let joinedAfter: Promise<unknown> | undefined;
+    let lateHeard: DmarcRecord[] | undefined;
+    const got = store.get(scope, range.startDate, range.endDate, {
+      onRows: (r) => handed.push(...r),
+      onComplete: (result) => {
+        events.push('complete');
+        whole = result.records;
+        assert.equal(store.peek(scope, range.startDate, range.endDate), undefined, 'not kept yet');
+        // Joins the same flight after its body is in: told at once, with the same result.
+        joinedAfter = store.get(scope, range.startDate, range.endDate, { onRows: () => undefined, onComplete: (late) => (lateHeard = late.records) });
+      },
+    });
+    void got.then(() => events.push('resolved'));
+    const data = await got;
+    await joinedAfter;
+    assert.deepEqual(events, ['complete', 'resolved']);
+    assert.ok(whole && whole.length > 300);
+    assert.deepStrictEqual(whole, handed, 'the rows handed out, in their order');
+    assert.equal(lateHeard, whole);
+    assert.deepStrictEqual(new Set(data.records), new Set(whole));
+    assert.equal(server.requests.slice(requestsBefore).filter((r) => r.path.endsWith('/dmarc-records')).length, 1, 'one request for both');
+  });
+
+  it('a body that broke off never reports complete', async () => {
+    server.setFaults({ resetMidBody: true });
+    let heard = 0;
+    await assert.rejects(newStore().get(scope, range.startDate, range.endDate, { onRows: () => undefined, onComplete: () => heard++ }));
+    assert.equal(heard, 0);
+  });
+
   it('rows of a body that broke off are handed out but never kept as the range', async () => {
     server.setFaults({ resetMidBody: true });
     const store = newStore();

@@ -4,7 +4,7 @@ import { strict as assert } from 'node:assert';
 import { normaliseRow } from '../../src/api/schema';
 import type { DmarcRecord } from '../../src/api/types';
 import { encodeRows, toRowFields, toTuple } from '../../src/records/tuple';
-import { T } from '../../src/shared/columns';
+import { COLUMNS, T } from '../../src/shared/columns';
 import { decodeChunk, encodeChunk, L, listOf, S, SCALARS, str, type RowChunk, type RowFields } from '../../src/shared/rowCodec';
 import { RowStore } from '../../media/webview/data/store';
 
@@ -67,6 +67,19 @@ describe('rows chunk codec (host → webview)', () => {
     assert.ok(bytes.byteLength < many.length * (8 + SCALARS.length * 4 + 3 * 4 + 4 * 4 + 16) + 4096, `${bytes.byteLength} bytes`);
   });
 
+  it('an ASCII-only chunk carries its text at one byte a character; one other character sends it all at two, both exact', () => {
+    const rows = Array.from({ length: 200 }, (_, i) => plain({ rdns: [`mail-${i}.example.net`], extras: ['reportId', `report-${i}-${'x'.repeat(40)}`] }));
+    const ascii = encodeChunk(rows.length, (i) => rows[i]!);
+    assert.deepStrictEqual(roundTrip(rows), rows);
+    const wide = rows.map((r, i) => (i === 199 ? { ...r, rdns: ['mail-199.exämple.net'] } : r));
+    const twoBytes = encodeChunk(wide.length, (i) => wide[i]!);
+    assert.deepStrictEqual(roundTrip(wide), wide);
+    const units = decodeChunk(ascii).strings.reduce((n, x) => n + x.length, 0);
+    assert.ok(units > 10_000);
+    // The same number of characters (ä for a), so the difference is the text's width alone.
+    assert.ok(Math.abs(twoBytes.byteLength - ascii.byteLength - units) <= 8, `${ascii.byteLength} → ${twoBytes.byteLength} bytes for ${units} characters`);
+  });
+
   it('reads a chunk wherever it lands in a buffer, and says what is wrong with one that is not a chunk', () => {
     const rows = [plain({ emails: 7, rdns: ['a'] })];
     const bytes = encodeChunk(1, () => rows[0]!);
@@ -111,9 +124,59 @@ describe('rows chunk codec (host → webview)', () => {
     fromChunk.appendChunk(decodeChunk(encodeRows(records, 0, records.length)));
     const fromTuples = new RowStore();
     fromTuples.append(records.map(toTuple));
-    assert.deepStrictEqual(fromChunk.text, fromTuples.text);
+    const every = (st: RowStore) => Array.from({ length: st.length }, (_, i) => [COLUMNS.map((c) => st.cell(i, c)), st.rdns(i), st.dkims(i), st.extraPairs(i)]);
+    assert.deepStrictEqual(every(fromChunk), every(fromTuples));
+    assert.equal(fromChunk.length, records.length);
     assert.deepStrictEqual([...fromChunk.emails.subarray(0, 12)], records.map((r) => r.emails));
     assert.equal(fromChunk.cell(5, 'source'), HOSTILE[4]);
+  });
+
+  it('a chunk with more than 65,536 distinct strings keeps every cell (wide string ids) and a small one the same (narrow ids)', () => {
+    const tuple = (i: number) => [`src-${i}`, `rep-${i}`, `from-${i}.example`, `rp-${i}`, `to-${i}`, `10.${i >> 16}.${(i >> 8) & 255}.${i & 255}`, 'US',
+      [`ptr-${i}.example`], i + 1, 'authorized', '2026-11-01T00:00:00Z', 'none', 'pass', 'fail', 'pass', [[`d${i}.example`, `s${i}`, 'pass']], 'yes', ['reportId', `R${i}`]];
+    for (const n of [30_000, 300]) {
+      const store = new RowStore();
+      store.append(Array.from({ length: n }, (_, i) => tuple(i)));
+      assert.equal(store.length, n);
+      // The ids (one per row and column) and the extra fields' starts (one per row, plus one).
+      assert.equal(store.search.bytes(), n * COLUMNS.length * (n > 10_000 ? 4 : 2) + (n + 1) * 4);
+      for (const i of [0, 1, n >> 1, n - 1]) {
+        assert.equal(store.cell(i, 'source'), `src-${i}`);
+        assert.equal(store.cell(i, 'rdns'), `ptr-${i}.example`);
+        assert.equal(store.cell(i, 'emails'), String(i + 1));
+        assert.equal(store.cell(i, 'dkimDomains'), `d=d${i}.example s=s${i} pass`);
+        assert.equal(store.extra(i, 'reportId'), `R${i}`);
+        assert.deepStrictEqual(store.dkims(i), [{ domain: `d${i}.example`, selector: `s${i}`, result: 'pass' }]);
+      }
+      const mask = new Uint8Array(n);
+      store.search.search(`rep-${n - 1}`, 0, n, mask);
+      assert.deepEqual([...mask.keys()].filter((i) => mask[i]), [n - 1]);
+    }
+  });
+
+  it("a column's codes, extended as chunks arrive, match the cells; sums by value weigh the rows listed", () => {
+    const store = new RowStore();
+    const row = (i: number) => [`s${i % 5}`, 'r', 'f', 'rp', 't', `10.0.0.${i % 9}`, 'US', [], i + 1, ['authorized', 'rejected', 'quarantined'][i % 3], '2026-11-01T00:00:00Z', ['none', 'quarantine', 'reject'][i % 3], 'pass', 'fail', 'pass', [], 'no', []];
+    const check = () => {
+      for (const column of ['source', 'ipAddress', 'category'] as const) {
+        const { uniq, code } = store.columnCodes(column);
+        assert.equal(code.length, store.length);
+        for (let i = 0; i < store.length; i++) assert.equal(uniq[code[i]!], store.cell(i, column));
+        assert.equal(new Set(uniq).size, uniq.length, 'each text once');
+      }
+    };
+    store.append(Array.from({ length: 50 }, (_, i) => row(i)));
+    check();
+    store.append(Array.from({ length: 70 }, (_, i) => row(50 + i)), 500);
+    check();
+    const rows = Uint32Array.from({ length: 120 }, (_, i) => i).filter((i) => i % 2 === 0);
+    const want = new Map<string, number>();
+    for (const i of rows) want.set(store.cell(i, 'category'), (want.get(store.cell(i, 'category')) ?? 0) + store.emails[i]!);
+    assert.deepStrictEqual(store.sumBy('category', rows, store.emails), want);
+    store.clear();
+    store.append([row(7)]);
+    check();
+    assert.deepStrictEqual(store.columnCodes('source').uniq, ['s2'], 'nothing of before the clear');
   });
 
   it('the webview search finds a term in any cell or extra field, as a naive scan of every cell does', () => {
@@ -129,8 +192,8 @@ describe('rows chunk codec (host → webview)', () => {
     const naive = (q: string): number[] => {
       const out: number[] = [];
       for (let i = 0; i < store.length; i++) {
-        const cells = store.text.map((col) => col[i]!.toLowerCase());
-        const ex = store.extras[i]!;
+        const cells = COLUMNS.map((c) => store.cell(i, c).toLowerCase());
+        const ex = store.extraPairs(i);
         for (let k = 0; k < ex.length; k += 2) cells.push(`${ex[k]}=${ex[k + 1]}`.toLowerCase());
         if (cells.some((c) => c.includes(q))) out.push(i);
       }

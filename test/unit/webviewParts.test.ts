@@ -95,6 +95,18 @@ describe('webview bidi controls', () => {
     // In JSON the escape means the same character: the detail pane's text still parses to the row.
     assert.equal(JSON.parse(revealBidi(JSON.stringify({ s: 'x\u202ey' }))).s, 'x\u202ey');
   });
+
+  it('escapes each of the 12 bidirectional formatting characters of Unicode TR9 (marks, embeddings, overrides, isolates), and nothing next to them', () => {
+    const controls = [0x061c, 0x200e, 0x200f, 0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069];
+    for (const cp of controls) {
+      const c = String.fromCharCode(cp);
+      const escape = `\\u${cp.toString(16).padStart(4, '0')}`;
+      assert.equal(revealBidi(c), escape, `U+${cp.toString(16)}`);
+      assert.equal(revealBidi(`a${c}b${c}`), `a${escape}b${escape}`);
+    }
+    // Neighbours of the ranges are left as they are.
+    for (const cp of [0x061b, 0x061d, 0x200d, 0x2010, 0x2029, 0x202f, 0x2065, 0x206a]) assert.equal(revealBidi(`x${String.fromCharCode(cp)}`), `x${String.fromCharCode(cp)}`);
+  });
 });
 
 describe('webview scroll geometry', () => {

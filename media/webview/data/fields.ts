@@ -7,7 +7,7 @@ import { GROUP_FIELDS, type ColumnId, type FacetId, type GroupField } from '../.
 import { NO_SIGNATURES } from '../format';
 import type { FieldIndex } from './fieldTypes';
 import { networkKey } from './network';
-import { COL, type RowStore } from './store';
+import type { RowStore } from './store';
 
 /** Any field a facet, a group-by or a split can use. */
 export type FieldId = FacetId | GroupField;
@@ -23,11 +23,11 @@ const COLUMN_FIELDS: Partial<Record<string, ColumnId>> = {
 
 type MultiOf = (store: RowStore, i: number) => readonly string[];
 const MULTI_FIELDS: Partial<Record<string, MultiOf>> = {
-  rdns: (s, i) => s.rdns[i]!,
-  dkim: (s, i) => s.dkims[i]!.map((d) => d.result),
-  dkimDomain: (s, i) => s.dkims[i]!.map((d) => d.domain),
-  dkimSelector: (s, i) => s.dkims[i]!.map((d) => d.selector),
-  dkimPair: (s, i) => s.dkims[i]!.map((d) => `${d.domain} s=${d.selector}`),
+  rdns: (s, i) => s.rdns(i),
+  dkim: (s, i) => s.dkims(i).map((d) => d.result),
+  dkimDomain: (s, i) => s.dkims(i).map((d) => d.domain),
+  dkimSelector: (s, i) => s.dkims(i).map((d) => d.selector),
+  dkimPair: (s, i) => s.dkims(i).map((d) => `${d.domain} s=${d.selector}`),
 };
 
 export function isMultiField(id: FieldId): boolean {
@@ -105,10 +105,17 @@ export class Fields {
     return this.builder(id).find(value);
   }
 
+  /** Bytes in the fields' typed arrays. */
+  bytes(): number {
+    let n = 0;
+    for (const b of this.builders.values()) n += b.codes.byteLength + (b.start?.byteLength ?? 0);
+    return n;
+  }
+
   /** The value of a single-valued field on one row (for labels and exports). */
   valueOf(id: FieldId, row: number): string {
     const col = COLUMN_FIELDS[id];
-    if (col) return this.store.text[COL[col]]![row] ?? '';
+    if (col) return this.store.cell(row, col);
     if (id === 'ipNetwork') return this.network(this.store.cell(row, 'ipAddress'));
     if (id.startsWith('extra:')) return this.store.extra(row, id.slice(6));
     return '';
@@ -142,8 +149,8 @@ export class Fields {
     if (!multi) {
       b.reserve(n, n);
       const col = COLUMN_FIELDS[id];
-      const text = col ? s.text[COL[col]]! : undefined;
-      for (let i = b.built; i < n; i++) b.codes[i] = b.code(text ? text[i]! : this.valueOf(id, i));
+      const text = col ? s.column(col) : undefined;
+      for (let i = b.built; i < n; i++) b.codes[i] = b.code(text ? text(i) : this.valueOf(id, i));
       b.built = n;
       return;
     }

@@ -81,6 +81,15 @@ export class RecordsModel {
     this.allCounts = undefined;
   }
 
+  /** Bytes held in typed arrays by the rows and the caches built from them (outside the JS heap). */
+  bytes(): number {
+    let n = this.store.bytes() + this.fields.bytes() + (this.sorted?.order.byteLength ?? 0) + (this.searchCache?.mask.byteLength ?? 0);
+    for (const r of this.ranks.values()) n += r.rank.byteLength;
+    for (const c of this.totals?.counts ?? []) n += c.byteLength;
+    for (const c of [...(this.allCounts?.rows ?? []), ...(this.allCounts?.emails ?? [])]) n += c.byteLength;
+    return n;
+  }
+
   append(tuples: readonly unknown[], expectedTotal = 0): void {
     this.store.append(tuples, expectedTotal);
   }

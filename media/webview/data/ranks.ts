@@ -3,7 +3,7 @@
  * share one), so any sort after that is a counting sort over integers.
  */
 import type { ColumnId } from '../../../src/shared/columns';
-import { COL, type RowStore } from './store';
+import type { ColumnCodes, RowStore } from './store';
 
 export interface SortSpec {
   column: ColumnId;
@@ -15,33 +15,23 @@ const collator = new Intl.Collator(undefined);
 /** Sort ranks of one column: equal values share a rank; rank order is display order ascending. */
 export interface Ranks {
   version: number;
-  rank: Uint32Array;
+  /** Two bytes a row where the column has at most 65,536 ranks (most columns: at a million rows, 2 MB less each). */
+  rank: RankArray;
   distinct: number;
 }
 
-/** The distinct values of a column, and each row's value as an id into them. */
-function distinct<T>(length: number, valueOf: (i: number) => T): { uniq: T[]; code: Uint32Array; index: Map<T, number> } {
-  const index = new Map<T, number>();
-  const uniq: T[] = [];
-  const code = new Uint32Array(length);
-  for (let i = 0; i < length; i++) {
-    const v = valueOf(i);
-    let c = index.get(v);
-    if (c === undefined) {
-      c = uniq.length;
-      index.set(v, c);
-      uniq.push(v);
-    }
-    code[i] = c;
-  }
-  return { uniq, code, index };
+export type RankArray = Uint16Array | Uint32Array;
+
+/** An array for `length` ranks below `bound`. */
+function rankArray(length: number, bound: number): RankArray {
+  return bound <= 65536 ? new Uint16Array(length) : new Uint32Array(length);
 }
 
-/** Row ranks from the sorted order of the distinct values (each distinct value its own rank). */
+/** The distinct values of a column, and each row's value as an id into them. */
 function ranksFrom(code: Uint32Array, sortedIds: ArrayLike<number>): Ranks {
   const keyRank = new Uint32Array(sortedIds.length);
   for (let k = 0; k < sortedIds.length; k++) keyRank[sortedIds[k]!] = k;
-  const rank = new Uint32Array(code.length);
+  const rank = rankArray(code.length, sortedIds.length);
   for (let i = 0; i < code.length; i++) rank[i] = keyRank[code[i]!]!;
   return { version: 0, rank, distinct: sortedIds.length };
 }
@@ -52,27 +42,18 @@ function ranksFrom(code: Uint32Array, sortedIds: ArrayLike<number>): Ranks {
  * sorted with the collator: V8's TimSort finds the runs already in order, and the collator pass
  * costs little more than one comparison per value. The result is exactly collator order.
  */
-function rankText(values: readonly string[], length: number): Ranks {
-  const { uniq, code, index } = distinct(length, (i) => values[i]!);
-  const sorted = uniq.slice();
+function rankText(d: ColumnCodes): Ranks {
+  const sorted = d.uniq.slice();
+  // Code-unit order first: the collator then sorts an almost sorted array, much faster.
   if (sorted.length >= 2000) sorted.sort();
   sorted.sort(collator.compare);
   const ids = new Uint32Array(sorted.length);
-  for (let k = 0; k < sorted.length; k++) ids[k] = index.get(sorted[k]!)!;
-  return ranksFrom(code, ids);
+  for (let k = 0; k < sorted.length; k++) ids[k] = d.index.get(sorted[k]!)!;
+  return ranksFrom(d.code, ids);
 }
 
-/**
- * Values ordered by a numeric key: dates by instant, IP addresses by address, emails by count.
- * Keys go through a native Float64Array sort, then each row finds its key's rank by binary
- * search; values without a key (NaN) come last, in text order.
- */
-/**
- * Each key's rank among the distinct keys, ascending (0 for the smallest); NaN keys get rank
- * `distinct`, after every number. A native numeric sort, an in-place dedupe and a binary search:
- * several times faster than a comparator sort, and the basis of stable counting sorts.
- */
-export function denseRanks(keys: Float64Array): { rank: Uint32Array; distinct: number } {
+/** Dense ranks of numbers, NaN after all (rank `distinct`); `extra` more ranks the caller will hand out above these. */
+export function denseRanks(keys: Float64Array, extra = 1): { rank: RankArray; distinct: number } {
   const sorted = keys.slice().sort();
   let u = 0;
   for (let k = 0; k < sorted.length; k++) {
@@ -80,7 +61,7 @@ export function denseRanks(keys: Float64Array): { rank: Uint32Array; distinct: n
     if (Number.isNaN(v)) break; // NaN sorts last
     if (u === 0 || v !== sorted[u - 1]) sorted[u++] = v;
   }
-  const rank = new Uint32Array(keys.length);
+  const rank = rankArray(keys.length, u + extra);
   for (let i = 0; i < keys.length; i++) {
     const v = keys[i]!;
     if (Number.isNaN(v)) {
@@ -99,20 +80,21 @@ export function denseRanks(keys: Float64Array): { rank: Uint32Array; distinct: n
   return { rank, distinct: u };
 }
 
-function rankByNumber(values: readonly string[], length: number, keyOf: (v: string, i: number) => number): Ranks {
+/** Ranks by a number per row; rows without one (NaN) after all others, by their text. */
+function rankByNumber(keyOf: (i: number) => number, length: number, textOf: (i: number) => string): Ranks {
   const keys = new Float64Array(length);
   const nan: number[] = [];
   for (let i = 0; i < length; i++) {
-    const k = keyOf(values[i]!, i);
+    const k = keyOf(i);
     keys[i] = k;
     if (Number.isNaN(k)) nan.push(i);
   }
-  const { rank, distinct: u } = denseRanks(keys);
+  const { rank, distinct: u } = denseRanks(keys, nan.length + 1);
   let r = u;
   if (nan.length) {
-    nan.sort((a, b) => codeUnitCompare(values[a]!, values[b]!) || a - b);
+    nan.sort((a, b) => codeUnitCompare(textOf(a), textOf(b)) || a - b);
     for (let k = 0; k < nan.length; k++) {
-      if (k > 0 && values[nan[k]!] !== values[nan[k - 1]!]) r++;
+      if (k > 0 && textOf(nan[k]!) !== textOf(nan[k - 1]!)) r++;
       rank[nan[k]!] = r;
     }
     r++;
@@ -120,9 +102,8 @@ function rankByNumber(values: readonly string[], length: number, keyOf: (v: stri
   return { version: 0, rank, distinct: r };
 }
 
-/** DKIM cells: by signature count, then by their results. Few distinct values, so a comparator sort. */
-function rankDkim(values: readonly string[], length: number): Ranks {
-  const { uniq, code } = distinct(length, (i) => values[i]!);
+function rankDkim(d: ColumnCodes): Ranks {
+  const { uniq, code } = d;
   const count = uniq.map((v) => parseInt(v, 10) || 0);
   const ids = uniq.map((_, k) => k).sort((a, b) => count[a]! - count[b]! || collator.compare(uniq[a]!, uniq[b]!));
   return ranksFrom(code, ids);
@@ -149,7 +130,7 @@ export function ipSortKey(ip: string): number {
  * Stable counting sort of `0…length-1` by rank: O(n + distinct). Ties keep row order, in both
  * directions.
  */
-export function sortByRank(ranks: Uint32Array, distinct: number, length: number, descending: boolean): Uint32Array {
+export function sortByRank(ranks: RankArray, distinct: number, length: number, descending: boolean): Uint32Array {
   const counts = new Uint32Array(distinct + 1);
   for (let i = 0; i < length; i++) {
     const r = descending ? distinct - 1 - ranks[i]! : ranks[i]!;
@@ -167,13 +148,22 @@ export function sortByRank(ranks: Uint32Array, distinct: number, length: number,
 
 /** The ranks of one column of the store. */
 export function rankColumn(s: RowStore, column: ColumnId): Ranks {
-  const values = s.text[COL[column]]!;
-  if (column === 'emails') return rankByNumber(values, s.length, Number);
+  const text = s.column(column);
+  if (column === 'emails') {
+    const emails = s.emails;
+    return rankByNumber((i) => emails[i]!, s.length, text);
+  }
   if (column === 'date') {
     const dates = s.dateMs;
-    return rankByNumber(values, s.length, (_v, i) => dates[i]!);
+    return rankByNumber((i) => dates[i]!, s.length, text);
   }
-  if (column === 'ipAddress') return rankByNumber(values, s.length, ipSortKey);
-  if (column === 'dkim') return rankDkim(values, s.length);
-  return rankText(values, s.length);
+  if (column === 'ipAddress') {
+    // One key per distinct address, not per row.
+    const d = s.columnCodes(column, false);
+    const keys = new Float64Array(d.uniq.length);
+    for (let k = 0; k < keys.length; k++) keys[k] = ipSortKey(d.uniq[k]!);
+    return rankByNumber((i) => keys[d.code[i]!]!, s.length, text);
+  }
+  if (column === 'dkim') return rankDkim(s.columnCodes(column, false));
+  return rankText(s.columnCodes(column, false));
 }

@@ -9,12 +9,13 @@
  */
 import { COLUMNS } from '../../../src/shared/columns';
 
-const NCOL = COLUMNS.length;
+export const NCOL = COLUMNS.length;
 
-class Segment {
+export class Segment {
   readonly dict: string[];
   private lower: string[] = [];
-  readonly ids: Uint32Array;
+  /** Two bytes an id where the segment's strings are fewer than 65,536 (a chunk of a few thousand rows always is). */
+  readonly ids: Uint16Array | Uint32Array;
   /** Row (from + r)'s extra fields are extraIds[extraStart[r] … extraStart[r + 1]). */
   readonly extraStart: Uint32Array;
   extraIds: number[] = [];
@@ -25,9 +26,10 @@ class Segment {
     readonly from: number,
     readonly count: number,
     strings: readonly string[],
+    maxIds: number,
   ) {
     this.dict = strings.slice();
-    this.ids = new Uint32Array(count * NCOL);
+    this.ids = maxIds <= 65536 ? new Uint16Array(count * NCOL) : new Uint32Array(count * NCOL);
     this.extraStart = new Uint32Array(count + 1);
   }
 
@@ -36,7 +38,12 @@ class Segment {
     const n = this.dict.length;
     if (this.q === q && this.m.length === n) return this.m;
     const lower = this.lower;
-    for (let id = lower.length; id < n; id++) lower.push(this.dict[id]!.toLowerCase());
+    // A lowercase copy only where it differs: most strings (addresses, domains) are lowercase already.
+    for (let id = lower.length; id < n; id++) {
+      const text = this.dict[id]!;
+      const l = text.toLowerCase();
+      lower.push(l === text ? text : l);
+    }
     const m = new Uint8Array(n);
     const prev = this.q !== undefined && this.m.length === n && q.includes(this.q) ? this.m : undefined;
     // Typing on: a longer query can only match strings the shorter one matched.
@@ -50,6 +57,7 @@ class Segment {
 
 /** Writes one chunk's rows into its segment. */
 export interface SegmentWriter {
+  readonly segment: Segment;
   /** Adds a derived text (the caller adds each once) and gives its id. */
   add(text: string): number;
   /** The text of row `r` (of the chunk) in `column` is string `id`. */
@@ -65,12 +73,26 @@ export class SearchIndex {
     this.segments = [];
   }
 
-  /** A segment for rows [from, from + count), whose string ids start with `strings` (a chunk's). */
-  begin(from: number, count: number, strings: readonly string[]): SegmentWriter {
-    const seg = new Segment(from, count, strings);
+  /** Bytes of the segments' typed arrays. */
+  bytes(): number {
+    let n = 0;
+    for (const seg of this.segments) n += seg.ids.byteLength + seg.extraStart.byteLength;
+    return n;
+  }
+
+  /**
+   * A segment for rows [from, from + count), whose string ids start with `strings` (a chunk's);
+   * `maxIds` bounds how many strings it will hold once the derived ones are added.
+   */
+  begin(from: number, count: number, strings: readonly string[], maxIds = Infinity): SegmentWriter {
+    const seg = new Segment(from, count, strings, maxIds);
     this.segments.push(seg);
     return {
-      add: (text) => seg.dict.push(text) - 1,
+      segment: seg,
+      add: (text) => {
+        if (seg.dict.length >= maxIds) throw new Error('a search segment holds more strings than it was sized for');
+        return seg.dict.push(text) - 1;
+      },
       set: (r, column, id) => {
         seg.ids[r * NCOL + column] = id;
       },

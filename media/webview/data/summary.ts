@@ -1,5 +1,5 @@
 /** Rows, emails, the email-weighted DMARC pass rate and emails by category and disposition of a set of rows. */
-import { COL, type RowStore } from './store';
+import type { RowStore } from './store';
 
 export interface Summary {
   rows: number;
@@ -14,13 +14,7 @@ export interface Summary {
 const collator = new Intl.Collator(undefined);
 
 function byValue(s: RowStore, column: 'category' | 'dmarc', rows: Uint32Array): { value: string; emails: number }[] {
-  const text = s.text[COL[column]]!;
-  const sums = new Map<string, number>();
-  for (let k = 0; k < rows.length; k++) {
-    const i = rows[k]!;
-    const v = text[i]!;
-    sums.set(v, (sums.get(v) ?? 0) + s.emails[i]!);
-  }
+  const sums = s.sumBy(column, rows, s.emails);
   return [...sums].map(([value, emails]) => ({ value, emails })).filter((x) => x.emails > 0).sort((a, b) => b.emails - a.emails || collator.compare(a.value, b.value));
 }
 
