@@ -4,3 +4,4 @@ export * from './summary';
 export * from './summaryText';
 export * from './recordStore';
 export * from './diskCache';
+export * from './category';

@@ -3,13 +3,14 @@
  *
  *   npm run api-server -- --port 8787 [--host 127.0.0.1] [--rows-per-day 40] [--seed 1]
  *                         [--now 2025-06-30] [--fault bareArray,latencyMs=500] [--key KEY=org1,org2]
- *                         [--base-path /dmarc] [--allow-remote]
+ *                         [--base-path /dmarc] [--allow-remote] [--reports DIR]
  *
  * Faults use the names of `Faults` in server.ts (see parseFaults). A base URL of
  * `<url>/_faults/<spec>` applies faults to just the requests made through it.
  */
 import { isLoopbackHost } from '../../src/api/url';
-import { ORGANIZATIONS } from './data';
+import { DEFAULT_KEYS, ORGANIZATIONS } from './data';
+import { loadReportFolder } from './reportFolder';
 import { organizationFor, parseFaults, startApiServer, type ApiServerOptions, type Faults } from './server';
 
 const USAGE = `Usage: npm run api-server -- [options]
@@ -22,6 +23,8 @@ const USAGE = `Usage: npm run api-server -- [options]
   --key KEY=ORG,ORG   an API key and the organizations it holds (repeatable; replaces the demo keys)
   --base-path /P      serve the API under a path prefix
   --allow-remote      allow binding a non-loopback address
+  --reports DIR       serve the rows of the report files in DIR (.xml, .gz, .zip, .eml, read
+                      recursively) instead of sample data; organizations are the policy domains
   --help`;
 
 function fail(msg: string): never {
@@ -29,11 +32,12 @@ function fail(msg: string): never {
   process.exit(1);
 }
 
-function parseArgs(argv: string[]): { opts: ApiServerOptions; allowRemote: boolean } {
+function parseArgs(argv: string[]): { opts: ApiServerOptions; allowRemote: boolean; reports?: string } {
   const opts: ApiServerOptions = { port: 8787 };
   let faults: Faults = {};
   let keys: Record<string, string[]> | undefined;
   let allowRemote = false;
+  let reports: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const [flag, inline] = arg.startsWith('--') && arg.includes('=') && !arg.startsWith('--key') && !arg.startsWith('--fault')
@@ -91,6 +95,9 @@ function parseArgs(argv: string[]): { opts: ApiServerOptions; allowRemote: boole
       case '--allow-remote':
         allowRemote = true;
         break;
+      case '--reports':
+        reports = value();
+        break;
       case '--help':
       case '-h':
         console.log(USAGE);
@@ -102,13 +109,20 @@ function parseArgs(argv: string[]): { opts: ApiServerOptions; allowRemote: boole
   }
   opts.faults = faults;
   if (keys) opts.keys = keys;
-  return { opts, allowRemote };
+  return { opts, allowRemote, reports };
 }
 
 async function main(): Promise<void> {
-  const { opts, allowRemote } = parseArgs(process.argv.slice(2));
+  const { opts, allowRemote, reports } = parseArgs(process.argv.slice(2));
   const host = opts.host ?? '127.0.0.1';
   if (!allowRemote && !isLoopbackHost(host)) fail(`--host ${host} is not a loopback address; add --allow-remote to bind it anyway`);
+  if (reports !== undefined) {
+    const folder = await loadReportFolder(reports).catch((e: Error) => fail(`--reports ${reports}: ${e.message}`));
+    opts.reportRows = folder.rowsByDomain;
+    opts.keys ??= { [Object.keys(DEFAULT_KEYS)[0]!]: [...folder.rowsByDomain.keys()] };
+    console.log(`Report files: ${folder.files} files, ${folder.reports} reports, ${[...folder.rowsByDomain.values()].reduce((n, r) => n + r.length, 0)} rows, ${folder.errors.length} errors`);
+    for (const e of folder.errors.slice(0, 10)) console.log(`  ${e.file}: ${e.message}`);
+  }
 
   let server;
   try {
@@ -124,11 +138,16 @@ async function main(): Promise<void> {
   const names = new Map(ORGANIZATIONS.map((o) => [o.id, o]));
   console.log(`DMARC Records API (local test server) listening on ${server.url}`);
   console.log(`  endpoint: ${server.url}/api/public/dmarc-records?organizationId=…&startDate=…&endDate=…`);
-  console.log(`  data: ${opts.rowsPerDay ?? 'varying'} rows/org/day, seed ${opts.seed ?? 1}, history to ${server.now.toISOString()}`);
+  if (reports === undefined) console.log(`  data: ${opts.rowsPerDay ?? 'varying'} rows/org/day, seed ${opts.seed ?? 1}, history to ${server.now.toISOString()}`);
+  else console.log(`  data: the report files in ${reports}`);
   console.log('Keys and their organizations:');
   for (const [key, orgs] of Object.entries(server.keys)) {
     console.log(`  ${key}`);
     for (const id of orgs) {
+      if (reports !== undefined) {
+        console.log(`    ${id} (${opts.reportRows?.get(id)?.length ?? 0} rows)`);
+        continue;
+      }
       const o = names.get(id) ?? organizationFor(id);
       console.log(`    ${id.padEnd(12)} ${o.name} (${o.domains.join(', ')})`);
     }
@@ -137,7 +156,8 @@ async function main(): Promise<void> {
   if (active.length) console.log(`Faults: ${active.map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(', ')}`);
   const [key, orgs] = Object.entries(server.keys)[0] ?? [];
   if (key && orgs?.[0]) {
-    const today = server.now.toISOString().slice(0, 10);
+    const first = opts.reportRows?.get(orgs[0])?.[0]?.date;
+    const today = (first ?? server.now.toISOString()).slice(0, 10);
     console.log(`Try: curl -H 'Authorization: Bearer ${key}' '${server.url}/api/public/dmarc-records?organizationId=${orgs[0]}&startDate=${today}T00:00:00.000Z&endDate=${today}T23:59:59.999Z'`);
   }
   console.log('Press Ctrl+C to stop.');

@@ -11,8 +11,10 @@
  *  - DMARC passes when either aligned result passes: then dmarc = `none`, category = `authorized`.
  *  - Otherwise the organization's policy applies (sometimes overridden to `none`, e.g. for
  *    forwarded mail): `reject` ⇒ category `rejected`, `quarantine` ⇒ `quarantined`,
- *    `none` ⇒ `partially-authorized` (delivered although not authenticated).
+ *    `none` ⇒ `partially-authorized` (delivered although not authenticated). The category comes
+ *    from `categoryOf` (src/records/category.ts), the same rule the report-file importer uses.
  */
+import { categoryOf } from '../../src/records/category';
 
 export type Disposition = 'none' | 'quarantine' | 'reject';
 
@@ -431,7 +433,7 @@ export function generateDay(org: Organization, dayIndex: number, seed: number, r
     const pass = alignedSpf === 'pass' || alignedDkim === 'pass';
     let dmarc: Disposition = pass ? 'none' : org.policy;
     if (!pass && s.forwarded && r.chance(0.4)) dmarc = 'none'; // local policy override for forwarded mail
-    const category = pass ? 'authorized' : dmarc === 'reject' ? 'rejected' : dmarc === 'quarantine' ? 'quarantined' : 'partially-authorized';
+    const category = categoryOf(alignedSpf, alignedDkim, dmarc);
 
     const to =
       (reporter === 'Outlook.com' ? r.chance(0.95) : reporter === 'Enterprise Outlook' ? r.chance(0.5) : r.chance(0.01))

@@ -87,6 +87,11 @@ export interface ApiServerOptions {
   now?: Date;
   /** A path prefix the API lives under, e.g. `/dmarc` (default none). */
   basePath?: string;
+  /**
+   * Serve these rows (organization id → rows sorted by date) instead of generated ones: the
+   * `--reports DIR` mode (reportFolder.ts). An organization without rows gets an empty list.
+   */
+  reportRows?: ReadonlyMap<string, WireRow[]>;
 }
 
 export interface RequestLogEntry {
@@ -347,11 +352,13 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
 
     const nowMs = now.getTime();
     const nowDay = Math.floor(nowMs / DAY_MS);
-    const firstDay = Math.max(Math.floor(start / DAY_MS), nowDay - HISTORY_DAYS);
-    const lastDay = Math.min(Math.floor(end / DAY_MS), nowDay);
-    const hi = Math.min(end, nowMs);
+    const fromReports = opts.reportRows !== undefined;
+    // Report files carry their own dates: all of them are served, whatever `now` is.
+    const firstDay = fromReports ? 0 : Math.max(Math.floor(start / DAY_MS), nowDay - HISTORY_DAYS);
+    const lastDay = fromReports ? 0 : Math.min(Math.floor(end / DAY_MS), nowDay);
+    const hi = fromReports ? end : Math.min(end, nowMs);
     for (let day = firstDay; day <= lastDay && !closed; day++) {
-      const rows = generateDay(org, day, seed, opts.rowsPerDay);
+      const rows = fromReports ? (opts.reportRows!.get(org.id) ?? []) : generateDay(org, day, seed, opts.rowsPerDay);
       const fr = new Rng(hashSeed(seed, org.id, day, 'faults'));
       for (let i = 0; i < rows.length; i++) {
         const row = rows[i]!;
