@@ -9,6 +9,15 @@ import type { DmarcExplorerApi } from '../../src/extension';
 
 const KEY = 'suite-secret-key-7f3a9c2e51';
 
+/** Waits until `check` holds (10 s at most). */
+async function until(check: () => boolean): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
 function filesUnder(dir: string): string[] {
   let out: string[] = [];
   for (const name of readdirSync(dir)) {
@@ -137,6 +146,50 @@ describe('accounts and keys (extension host, local API server)', () => {
     assert.equal(server.requests.filter((r) => r.status === 200).length, account.organizations.length);
     assert.deepEqual(prompter.asked.map((a) => a.kind), ['status']);
     assert.equal(prompter.asked[0]!.title, `${account.label}: connected, the key reads all ${account.organizations.length} organization(s).`);
+  });
+
+  it('cached records are dropped (memory and disk) on Update API Key, Remove Organization and Remove Account', async () => {
+    const account = await api.accounts.add('Cache drop', server.url, KEY);
+    await api.accounts.addOrganization(account.id, { id: 'org-suite-1', name: 'One' });
+    await api.accounts.addOrganization(account.id, { id: 'org-suite-2', name: 'Two' });
+    // A closed range (20 days ago): the disk cache keeps it as well.
+    const day0 = Math.floor(Date.now() / 86_400_000) - 20;
+    const start = new Date(day0 * 86_400_000);
+    const end = new Date((day0 + 1) * 86_400_000 - 1);
+    const scope = (organizationId: string) => ({ accountId: account.id, baseUrl: server.url, apiKey: KEY, organizationId });
+    const fetchBoth = async () => {
+      for (const o of ['org-suite-1', 'org-suite-2']) await api.store.get(scope(o), start, end);
+    };
+    const held = (o: string) => api.store.peek(scope(o), start, end) !== undefined;
+    /** Served again without a request to the API? Then memory or disk still had it. */
+    const fromNetwork = async (o: string) => {
+      server.resetRequests();
+      await api.store.get(scope(o), start, end);
+      return server.requests.some((r) => r.path.endsWith('/dmarc-records'));
+    };
+    try {
+      await fetchBoth();
+      assert.ok(held('org-suite-1') && held('org-suite-2'));
+      assert.equal(await fromNetwork('org-suite-1'), false, 'held: no request');
+      // A new key (the same one, accepted without a question): nothing of the old key's reads stays.
+      await runScripted(api, Commands.updateApiKey, [KEY], { kind: 'account', account });
+      await until(() => !held('org-suite-1') && !held('org-suite-2'));
+      assert.equal(await fromNetwork('org-suite-1'), true, 'fetched again: not from memory, not from disk');
+      await fetchBoth();
+      // One organization removed: its rows go, the other's stay.
+      const org1 = api.accounts.list().find((a) => a.id === account.id)!.organizations.find((o) => o.id === 'org-suite-1')!;
+      await runScripted(api, Commands.removeOrganization, [true], { kind: 'org', account, org: org1 });
+      await until(() => !held('org-suite-1'));
+      assert.ok(held('org-suite-2'));
+      assert.equal(await fromNetwork('org-suite-1'), true);
+      // The account removed: everything of it goes.
+      await runScripted(api, Commands.removeAccount, [true], { kind: 'account', account: api.accounts.list().find((a) => a.id === account.id)! });
+      await until(() => !held('org-suite-2'));
+      assert.equal(await fromNetwork('org-suite-2'), true);
+    } finally {
+      await api.store.invalidate(account.id);
+      if (api.accounts.list().some((a) => a.id === account.id)) await runScripted(api, Commands.removeAccount, [true], { kind: 'account', account });
+    }
   });
 
   it('Rename, Copy ID and Remove Organization; Remove Account deletes the secret', async () => {
