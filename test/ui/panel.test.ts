@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import type { Frame } from 'playwright-core';
 import { fetchDmarcRecords } from '../../src/api';
+import { presetRange } from '../../src/records/dateInput';
 import { startApiServer, HOSTILE_STRINGS, type ApiServer } from '../server/server';
 import { activeEditorText, addAccount, answer, choose, cspViolations, findWebviewFrame, openDmarcView, openWorkbench, runCommand, waitForPanelReady, type Workbench } from './harness';
 
@@ -62,7 +63,11 @@ describe('records panel in the browser', () => {
   it('opens from the palette and renders a virtualised table', async () => {
     frame = await openPanel(undefined, 'Last 30 days');
     const total = await summaryRows();
-    assert.ok(total > 2000, `rows in the summary: ${total}`);
+    // Exactly the rows the API has for the range: none lost or doubled on the way.
+    const range = presetRange('last30', new Date());
+    const served = await fetchDmarcRecords({ baseUrl: server.url, apiKey: KEY, organizationId: ORG, startDate: range.start, endDate: range.end });
+    assert.ok(served.records.length > 2000);
+    assert.equal(total, served.records.length, 'rows in the summary');
     const inDom = await rows().count();
     assert.ok(inDom > 5 && inDom <= 200, `row elements in the DOM: ${inDom}`);
     await frame.locator('[data-testid="table-body"], [role="grid"]').first().evaluate((el) => { (el as HTMLElement).scrollTop = 1e6; });
@@ -188,12 +193,15 @@ describe('records panel in the browser', () => {
     await wb.screenshot('json-detail');
   });
 
-  it('a window reload restores the panel', async () => {
+  it('a window reload restores the panel: the same rows, still sorted', async () => {
+    const before = await summaryRows();
     await runCommand(wb.page, 'Developer: Reload Window');
     await wb.page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
     frame = await findWebviewFrame(wb.page, '[data-testid="records-panel"]', 60_000);
     await waitForPanelReady(frame);
-    assert.ok((await summaryRows()) > 2000);
+    assert.equal(await summaryRows(), before, 'the same rows');
+    // Either direction: a sort changed just before the reload can come back as the one before it
+    // (VS Code Server keeps the webview's state from its last save; see the closing note of 2026-11-23).
     assert.match(String(await frame.locator('[data-testid="grid"] [data-column="emails"][role="columnheader"]').getAttribute('aria-sort')), /ascending|descending/, 'the sort was restored');
   });
 
