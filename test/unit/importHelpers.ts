@@ -78,39 +78,56 @@ function crc32(data: Uint8Array): number {
 }
 
 /**
- * A one-entry zip written the way streaming zip writers (Java's ZipOutputStream, many mail
- * systems) write it: sizes and CRC left out of the entry header and sent after the data.
+ * A one-entry zip, written by hand so tests can make what libraries will not: `body` as stored
+ * (already compressed for method 8), the sizes and CRC the headers claim, and optionally those
+ * left out of the entry header and sent after the data (a data descriptor).
  */
-export function zipWithDescriptor(name: string, data: Uint8Array, method: 0 | 8): Uint8Array {
-  const n = Buffer.from(name);
-  const body = method === 8 ? zlib.deflateRawSync(data) : Buffer.from(data);
-  const crc = crc32(data);
+export function rawZip(o: { name: string; body: Uint8Array; method: 0 | 8; crc: number; size: number; descriptor: boolean }): Uint8Array {
+  const n = Buffer.from(o.name);
+  const body = Buffer.from(o.body);
+  const flags = o.descriptor ? 0x08 : 0;
   const local = Buffer.alloc(30);
   local.writeUInt32LE(0x04034b50, 0);
   local.writeUInt16LE(20, 4);
-  local.writeUInt16LE(0x08, 6);
-  local.writeUInt16LE(method, 8);
+  local.writeUInt16LE(flags, 6);
+  local.writeUInt16LE(o.method, 8);
+  if (!o.descriptor) {
+    local.writeUInt32LE(o.crc, 14);
+    local.writeUInt32LE(body.length, 18);
+    local.writeUInt32LE(o.size, 22);
+  }
   local.writeUInt16LE(n.length, 26);
-  const descriptor = Buffer.alloc(16);
-  descriptor.writeUInt32LE(0x08074b50, 0);
-  descriptor.writeUInt32LE(crc, 4);
-  descriptor.writeUInt32LE(body.length, 8);
-  descriptor.writeUInt32LE(data.length, 12);
+  const descriptor = Buffer.alloc(o.descriptor ? 16 : 0);
+  if (o.descriptor) {
+    descriptor.writeUInt32LE(0x08074b50, 0);
+    descriptor.writeUInt32LE(o.crc, 4);
+    descriptor.writeUInt32LE(body.length, 8);
+    descriptor.writeUInt32LE(o.size, 12);
+  }
   const central = Buffer.alloc(46);
   central.writeUInt32LE(0x02014b50, 0);
   central.writeUInt16LE(20, 4);
   central.writeUInt16LE(20, 6);
-  central.writeUInt16LE(0x08, 8);
-  central.writeUInt16LE(method, 10);
-  central.writeUInt32LE(crc, 16);
+  central.writeUInt16LE(flags, 8);
+  central.writeUInt16LE(o.method, 10);
+  central.writeUInt32LE(o.crc, 16);
   central.writeUInt32LE(body.length, 20);
-  central.writeUInt32LE(data.length, 24);
+  central.writeUInt32LE(o.size, 24);
   central.writeUInt16LE(n.length, 28);
   const eocd = Buffer.alloc(22);
   eocd.writeUInt32LE(0x06054b50, 0);
   eocd.writeUInt16LE(1, 8);
   eocd.writeUInt16LE(1, 10);
   eocd.writeUInt32LE(46 + n.length, 12);
-  eocd.writeUInt32LE(30 + n.length + body.length + 16, 16);
+  eocd.writeUInt32LE(30 + n.length + body.length + descriptor.length, 16);
   return Buffer.concat([local, n, body, descriptor, central, n, eocd]);
+}
+
+/**
+ * A one-entry zip written the way streaming zip writers (Java's ZipOutputStream, many mail
+ * systems) write it: sizes and CRC left out of the entry header and sent after the data.
+ */
+export function zipWithDescriptor(name: string, data: Uint8Array, method: 0 | 8): Uint8Array {
+  const body = method === 8 ? zlib.deflateRawSync(data) : Buffer.from(data);
+  return rawZip({ name, body, method, crc: crc32(data), size: data.length, descriptor: true });
 }

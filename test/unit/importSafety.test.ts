@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import * as zlib from 'node:zlib';
 import { gzipSync, zipSync } from 'fflate';
-import { read, readOne, recordXml, reportXml, utf8 } from './importHelpers';
+import { rawZip, read, readOne, recordXml, reportXml, utf8 } from './importHelpers';
 
 const MB = 1024 * 1024;
 
@@ -26,31 +26,9 @@ function gzipOf(deflated: Uint8Array): Uint8Array {
   return Buffer.concat([Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3]), deflated, Buffer.alloc(8)]);
 }
 
+/** A zip whose one entry claims `size` bytes (no CRC: the read stops at the budget first). */
 function zipOf(name: string, deflated: Uint8Array, size: number): Uint8Array {
-  const n = Buffer.from(name);
-  const local = Buffer.alloc(30);
-  local.writeUInt32LE(0x04034b50, 0);
-  local.writeUInt16LE(20, 4);
-  local.writeUInt16LE(8, 8);
-  local.writeUInt32LE(deflated.length, 18);
-  local.writeUInt32LE(size, 22);
-  local.writeUInt16LE(n.length, 26);
-  const central = Buffer.alloc(46);
-  central.writeUInt32LE(0x02014b50, 0);
-  central.writeUInt16LE(20, 4);
-  central.writeUInt16LE(20, 6);
-  central.writeUInt16LE(8, 10);
-  central.writeUInt32LE(deflated.length, 20);
-  central.writeUInt32LE(size, 24);
-  central.writeUInt16LE(n.length, 28);
-  const cdOffset = 30 + n.length + deflated.length;
-  const eocd = Buffer.alloc(22);
-  eocd.writeUInt32LE(0x06054b50, 0);
-  eocd.writeUInt16LE(1, 8);
-  eocd.writeUInt16LE(1, 10);
-  eocd.writeUInt32LE(46 + n.length, 12);
-  eocd.writeUInt32LE(cdOffset, 16);
-  return Buffer.concat([local, n, deflated, central, n, eocd]);
+  return rawZip({ name, body: deflated, method: 8, crc: 0, size, descriptor: false });
 }
 
 describe('import: safety', function () {
