@@ -38,6 +38,13 @@ export class Actions {
     private readonly host: ActionsHost,
   ) {}
 
+  /** A command from the host (palette, keybinding, title bar) on this panel's rows. */
+  hostCommand(command: unknown): void {
+    if (command === 'exportJson' || command === 'exportCsv') void this.exportRows(command === 'exportJson' ? 'json' : 'csv');
+    else if (command === 'copyJson') void this.copyFocused();
+    else if (command === 'selectAll') this.host.selectAll();
+  }
+
   resetDetail(): void {
     this.detailCache.clear();
     this.detail.showPlaceholder();

@@ -108,7 +108,12 @@ class App {
       sortedAll: () => this.model.sortedOrder(this.state.sort),
       columns: () => this.columns.all(),
       setColumns: (order, hidden) => this.columns.set(order, hidden),
-      selectAll: () => this.onCommand('selectAll'),
+      selectAll: () => {
+        // The host's Select All reaches us even while a text box has focus: select its text then.
+        if (document.activeElement instanceof HTMLInputElement) return document.activeElement.select();
+        this.selection.selectAll(this.view);
+        this.afterSelection(false);
+      },
       clearSelection: () => {
         this.selection.clear();
         this.afterSelection(false);
@@ -183,7 +188,7 @@ class App {
       case 'response':
         return settle(m as { requestId: number; ok: boolean; result?: unknown; error?: string });
       case 'command':
-        return this.onCommand(m.command);
+        return this.actions.hostCommand(m.command);
     }
   }
 
@@ -240,18 +245,6 @@ class App {
     });
     this.render();
     this.errorBox.querySelector('button')?.focus();
-  }
-
-  private onCommand(command: unknown): void {
-    if (command === 'exportJson' || command === 'exportCsv') void this.actions.exportRows(command === 'exportJson' ? 'json' : 'csv');
-    else if (command === 'copyJson') void this.actions.copyFocused();
-    else if (command === 'selectAll') {
-      // The host's Select All reaches us even while a text box has focus: select its text then.
-      const active = document.activeElement;
-      if (active instanceof HTMLInputElement) return active.select();
-      this.selection.selectAll(this.view);
-      this.afterSelection(false);
-    }
   }
 
   // ---- view state → compute → render ---------------------------------------------------------
