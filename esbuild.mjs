@@ -1,8 +1,9 @@
 // Builds the two shipped bundles (extension host, webview UI) and, with --tests, the test
 // bundles under dist-test/. Flags: --production (minified, no source maps), --watch, --tests.
 import * as esbuild from 'esbuild';
-import { copyFileSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeCodicons } from './tools/codicons.mjs';
 
 const args = new Set(process.argv.slice(2));
 const production = args.has('--production');
@@ -87,9 +88,8 @@ if (tests) {
 }
 
 // Codicons for the webview: the font and its CSS ship as files (the webview may load nothing
-// from outside localResourceRoots).
-mkdirSync('dist/codicons', { recursive: true });
-for (const f of ['codicon.css', 'codicon.ttf']) copyFileSync(`node_modules/@vscode/codicons/dist/${f}`, `dist/codicons/${f}`);
+// from outside localResourceRoots), cut down to the glyphs the webview names (tools/codicons.mjs).
+await writeCodicons('dist/codicons');
 
 if (watch) {
   const contexts = await Promise.all(configs.map((c) => esbuild.context(c)));

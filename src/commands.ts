@@ -17,6 +17,10 @@ export const Commands = {
   fetchRange: 'dmarc.fetchRange',
   exportSelectedJson: 'dmarc.exportSelectedJson',
   exportSelectedCsv: 'dmarc.exportSelectedCsv',
+  openReportFiles: 'dmarc.openReportFiles',
+  openInExplorer: 'dmarc.openInDmarcExplorer',
+  removeReportLocation: 'dmarc.removeReportLocation',
+  reloadReportFiles: 'dmarc.reloadReportFiles',
 } as const;
 
 /** Context keys set by the extension, read by `when` clauses in package.json. */
@@ -27,4 +31,6 @@ export const ContextKeys = {
   singleAccount: 'dmarc.singleAccount',
   /** Set when `npm run demo` started the extension against its local API server. */
   demo: 'dmarc.demo',
+  /** Report files or folders were opened: the tree has a Report Files section. */
+  hasReportFiles: 'dmarc.hasReportFiles',
 } as const;

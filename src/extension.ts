@@ -12,6 +12,10 @@ import { PANEL_VIEW_TYPE, RecordsPanels } from './panel/recordsPanel';
 import { registerPanelCommands } from './panel/panelCommands';
 import { Commands, ContextKeys } from './commands';
 import { startPerfTrace } from './perf';
+import { REPORT_FILES_ID, ReportFiles, withReportFiles } from './reportFiles/reportFiles';
+import { registerReportCommands, reportDropController } from './reportFiles/reportCommands';
+import { ptrResolver } from './reportFiles/resolver';
+import type { PtrResolver } from './import/rdns';
 
 /**
  * What activate() returns when VS Code runs the extension's tests (ExtensionMode.Test), so they
@@ -24,8 +28,11 @@ export interface DmarcExplorerApi {
   store: RecordStore;
   tree: DmarcTreeProvider;
   panels: RecordsPanels;
+  reportFiles: ReportFiles;
   /** Replaces how the commands ask the user (tests answer programmatically); returns a restore function. */
   usePrompter(p: Prompter): () => void;
+  /** Reverse DNS for report files in tests (a fake with a canned table); undefined turns it off. */
+  useResolver(r: PtrResolver | undefined): void;
 }
 
 function settings(): { tree: TreeSettings; timeoutMs: number } {
@@ -47,8 +54,22 @@ export function activate(context: vscode.ExtensionContext): DmarcExplorerApi | u
   const perf = startPerfTrace(process.env.DMARC_PERF_FILE, process.env.DMARC_PERF_CPUPROFILE);
   if (perf) context.subscriptions.push(perf);
   const accounts = new AccountStore(context.globalState, context.secrets);
+  let testResolver: PtrResolver | undefined;
+  const reportFiles = new ReportFiles({
+    context,
+    log,
+    resolver: () => ptrResolver(context.extensionMode === vscode.ExtensionMode.Test, testResolver, vscode.workspace.getConfiguration('dmarc').get<boolean>('import.reverseDns', true)),
+  });
+  const lookup = withReportFiles(accounts, reportFiles);
   const store = new RecordStore({
     fetch: async (scope, start, end, signal, onRows) => {
+      // Report files: the rows are already read (the library is the "server").
+      if (scope.accountId === REPORT_FILES_ID) {
+        await reportFiles.ready();
+        const local = reportFiles.library.fetchResult(scope.organizationId, start.getTime(), end.getTime());
+        onRows?.(local.records, 0);
+        return local;
+      }
       const result = await fetchDmarcRecords(
         { baseUrl: scope.baseUrl, apiKey: scope.apiKey, organizationId: scope.organizationId, startDate: start, endDate: end },
         {
@@ -67,12 +88,17 @@ export function activate(context: vscode.ExtensionContext): DmarcExplorerApi | u
     writeDelayMs: 3000,
     disk: new DiskCache(vscode.Uri.joinPath(context.globalStorageUri, 'records').fsPath, { log: (l) => log.debug(l) }),
     log: (l) => log.debug(l),
+    noDisk: (accountId) => accountId === REPORT_FILES_ID,
   });
-  const tree = new DmarcTreeProvider(accounts, store, () => settings().tree, log);
-  const panels = new RecordsPanels({ extensionUri: context.extensionUri, accounts, store, log, memento: context.globalState });
-  const view = vscode.window.createTreeView<Node>(VIEW_ID, { treeDataProvider: tree, showCollapseAll: true });
-
+  const tree = new DmarcTreeProvider(accounts, store, () => settings().tree, log, undefined, reportFiles);
+  const panels = new RecordsPanels({ extensionUri: context.extensionUri, accounts: lookup, store, log, memento: context.globalState });
   let prompter: Prompter = windowPrompter;
+  const view = vscode.window.createTreeView<Node>(VIEW_ID, {
+    treeDataProvider: tree,
+    showCollapseAll: true,
+    dragAndDropController: reportDropController(reportFiles, () => prompter, log),
+  });
+
   // Demo mode (`npm run demo` sets this): Add Account suggests the local demo server instead of
   // the public service, and the view says "Demo". Nothing else changes; the user still adds the
   // account and key as anyone would.
@@ -89,6 +115,7 @@ export function activate(context: vscode.ExtensionContext): DmarcExplorerApi | u
     void vscode.commands.executeCommand('setContext', ContextKeys.hasAccounts, list.length > 0);
     void vscode.commands.executeCommand('setContext', ContextKeys.hasOrganizations, list.some((a) => a.organizations.length > 0));
     void vscode.commands.executeCommand('setContext', ContextKeys.singleAccount, list.length === 1);
+    void vscode.commands.executeCommand('setContext', ContextKeys.hasReportFiles, reportFiles.locations().length > 0);
   };
   updateContext();
 
@@ -102,6 +129,15 @@ export function activate(context: vscode.ExtensionContext): DmarcExplorerApi | u
       updateContext();
       tree.refresh();
     }),
+    reportFiles,
+    reportFiles.onDidChange((why) => {
+      updateContext();
+      // What was held of the report files is dropped: panels and the tree read them again.
+      void store.invalidate(REPORT_FILES_ID);
+      panels.reloadAccount(REPORT_FILES_ID, why === 'names' ? vscode.l10n.t('Source names were filled in from reverse DNS.') : vscode.l10n.t('The report files were read again.'));
+      tree.refresh();
+    }),
+    ...registerReportCommands(reportFiles, () => prompter, log),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('dmarc.tree')) tree.refresh();
     }),
@@ -127,7 +163,7 @@ export function activate(context: vscode.ExtensionContext): DmarcExplorerApi | u
     vscode.window.registerWebviewPanelSerializer(PANEL_VIEW_TYPE, {
       deserializeWebviewPanel: (panel, state) => panels.restore(panel, state),
     }),
-    ...registerPanelCommands({ accounts, store, panels, prompter: () => prompter, log }),
+    ...registerPanelCommands({ accounts, lookup, store, panels, prompter: () => prompter, log }),
   );
 
   if (context.extensionMode !== vscode.ExtensionMode.Test) return undefined;
@@ -137,6 +173,10 @@ export function activate(context: vscode.ExtensionContext): DmarcExplorerApi | u
     store,
     tree,
     panels,
+    reportFiles,
+    useResolver(r) {
+      testResolver = r;
+    },
     usePrompter(p) {
       prompter = p;
       return () => {

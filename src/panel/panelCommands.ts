@@ -8,10 +8,13 @@ import type { Prompter } from '../ui/prompter';
 import type { Node } from '../tree/nodes';
 import { Commands } from '../commands';
 import type { RecordsPanels } from './recordsPanel';
+import type { AccountLookup } from '../reportFiles/reportFiles';
 
 
 export interface PanelCommandDeps {
   accounts: AccountStore;
+  /** Accounts with the report files among them (Open Records on a report domain's items). */
+  lookup: AccountLookup;
   store: RecordStore;
   panels: RecordsPanels;
   prompter: () => Prompter;
@@ -120,7 +123,7 @@ export function registerPanelCommands(deps: PanelCommandDeps): vscode.Disposable
       if (!node || (node.kind !== 'bucket' && node.kind !== 'source' && node.kind !== 'ip')) {
         return vscode.commands.executeCommand(Commands.fetchRange);
       }
-      const account = deps.accounts.get(node.account.id);
+      const account = deps.lookup.get(node.account.id);
       const org = account?.organizations.find((o) => o.id === node.org.id);
       if (!account || !org) return undefined;
       // An IP opens its source's records searched for the IP address.

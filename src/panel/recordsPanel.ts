@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import type { Account, AccountStore, Organization } from '../accounts/accountStore';
+import type { Account, Organization } from '../accounts/accountStore';
+import type { AccountLookup } from '../reportFiles/reportFiles';
 import { organizationLabel } from '../accounts/accountStore';
 import { ApiError, describeApiError } from '../api';
 import type { DmarcRecord, FetchResult } from '../api/types';
@@ -19,7 +20,8 @@ export const PANEL_VIEW_TYPE = 'dmarc.records';
 
 export interface PanelDeps {
   extensionUri: vscode.Uri;
-  accounts: AccountStore;
+  /** Accounts (the report files one included) and their keys. */
+  accounts: AccountLookup;
   store: RecordStore;
   log: vscode.LogOutputChannel;
   /** Where the user's column layout is kept (globalState): one layout for every panel. */
@@ -84,6 +86,7 @@ export class RecordsPanels implements vscode.Disposable {
   /** The serializer's half: a panel VS Code restored after a window reload, with its saved state. */
   async restore(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
     const saved = (state ?? {}) as { identity?: unknown; view?: unknown };
+    await this.deps.accounts.ready(); // the report files' domains are known once they were read
     const identity = panelIdentitySchema.safeParse(saved.identity);
     const account = identity.success ? this.deps.accounts.get(identity.data.accountId) : undefined;
     const org = identity.success ? account?.organizations.find((o) => o.id === identity.data.organizationId) : undefined;
@@ -104,9 +107,9 @@ export class RecordsPanels implements vscode.Disposable {
   }
 
   /** After an account's key changed: its open panels fetch again with the new key, and say so. */
-  reloadAccount(accountId: string): void {
+  reloadAccount(accountId: string, notice?: string): void {
     for (const p of this.panels.values()) {
-      if (p.target.account.id === accountId) void p.load(true, [vscode.l10n.t('Fetched again with the new API key of {0}.', p.target.account.label)]);
+      if (p.target.account.id === accountId) void p.load(true, [notice ?? vscode.l10n.t('Fetched again with the new API key of {0}.', p.target.account.label)]);
     }
   }
 

@@ -69,6 +69,8 @@ export interface RecordStoreOptions {
   /** See DEFAULT_SETTLE_DAYS. */
   settleDays?: number;
   log?: (line: string) => void;
+  /** Scopes whose rows are never written to the disk cache (report files: their own cache holds them). */
+  noDisk?: (accountId: string) => boolean;
 }
 
 export interface GetOptions {
@@ -122,6 +124,7 @@ interface ScopeState {
 export class RecordStore {
   private readonly fetcher: RangeFetcher;
   private readonly disk: DiskCache | undefined;
+  private readonly noDisk: (accountId: string) => boolean;
   private readonly writeDelayMs: number;
   private readonly maxRecords: number;
   private readonly now: () => Date;
@@ -134,6 +137,7 @@ export class RecordStore {
   constructor(opts: RecordStoreOptions) {
     this.fetcher = opts.fetch;
     this.disk = opts.disk;
+    this.noDisk = opts.noDisk ?? (() => false);
     this.writeDelayMs = opts.writeDelayMs ?? 0;
     this.maxRecords = opts.maxRecords ?? 300_000;
     this.now = opts.now ?? (() => new Date());
@@ -269,7 +273,7 @@ export class RecordStore {
   }
 
   private startFlight(scope: RecordScope, state: ScopeState, s: number, e: number, refresh: boolean): Flight {
-    const disk = this.disk && isClosed(e, this.now(), this.settleDays) ? this.disk : undefined;
+    const disk = this.disk && !this.noDisk(scope.accountId) && isClosed(e, this.now(), this.settleDays) ? this.disk : undefined;
     const controller = new AbortController();
     const run = async (): Promise<{ entry: Entry; source: 'disk' | 'network' }> => {
       if (disk && !refresh) {

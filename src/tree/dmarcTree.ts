@@ -12,6 +12,8 @@ import type { DmarcRecord } from '../api/types';
 import { Commands } from '../commands';
 import type { Node, NodeOf } from './nodes';
 import { RefreshRound, refreshReport, type RefreshOutcome } from './refreshRound';
+import { ReportTree } from '../reportFiles/reportTree';
+import { REPORT_FILES_ID, type ReportFiles } from '../reportFiles/reportFiles';
 
 export const VIEW_ID = 'dmarc.explorer';
 
@@ -35,6 +37,7 @@ export class DmarcTreeProvider implements vscode.TreeDataProvider<Node>, vscode.
   private readonly text = new SummaryText(vscode.env.language || 'en');
   /** Summaries by records array (see `recordsOf`): computed once per held range. */
   private readonly memo = new SummaryMemo();
+  private readonly reports: ReportTree | undefined;
 
   constructor(
     private readonly accounts: AccountStore,
@@ -42,7 +45,10 @@ export class DmarcTreeProvider implements vscode.TreeDataProvider<Node>, vscode.
     private readonly settings: () => TreeSettings,
     private readonly log: vscode.LogOutputChannel,
     private readonly now: () => Date = () => new Date(),
-  ) {}
+    reportFiles?: ReportFiles,
+  ) {
+    this.reports = reportFiles && new ReportTree(reportFiles, this.text, now);
+  }
 
   /** Re-renders the tree; with `refresh`, every top-level bucket re-fetches when next shown. */
   refresh(opts: { refetch?: boolean } = {}): void {
@@ -108,20 +114,22 @@ export class DmarcTreeProvider implements vscode.TreeDataProvider<Node>, vscode.
   }
 
   async scopeOf(account: Account, org: Organization): Promise<RecordScope | undefined> {
+    if (account.id === REPORT_FILES_ID) return { accountId: account.id, baseUrl: account.baseUrl, apiKey: '', organizationId: org.id };
     const apiKey = await this.accounts.getKey(account.id);
     if (!apiKey) return undefined;
     return { accountId: account.id, baseUrl: account.baseUrl, apiKey, organizationId: org.id };
   }
 
   getChildren(node?: Node): vscode.ProviderResult<Node[]> {
-    if (!node) return this.roots();
+    if (!node) return [...this.roots(), ...(this.reports?.roots() ?? [])];
+    if (node.kind === 'reports' || node.kind === 'location') return this.reports?.children(node);
     switch (node.kind) {
       case 'account':
         return node.account.organizations.length
           ? node.account.organizations.map((org) => ({ kind: 'org', account: node.account, org }))
           : [{ kind: 'message', label: vscode.l10n.t('No organizations yet'), detail: vscode.l10n.t('Use "Add Organization" on this account.'), icon: 'info' }];
       case 'org':
-        return buildBuckets(this.now(), this.settings()).map((bucket) => ({ kind: 'bucket', account: node.account, org: node.org, bucket }));
+        return (node.account.id === REPORT_FILES_ID && this.reports ? this.reports.buckets(node.org.id, this.settings().monthChildren) : buildBuckets(this.now(), this.settings())).map((bucket) => ({ kind: 'bucket', account: node.account, org: node.org, bucket }));
       case 'bucket':
         return this.bucketChildren(node);
       case 'group':
@@ -245,6 +253,7 @@ export class DmarcTreeProvider implements vscode.TreeDataProvider<Node>, vscode.
 
   getTreeItem(node: Node): vscode.TreeItem {
     const C = vscode.TreeItemCollapsibleState;
+    if (ReportTree.owns(node)) return this.reports!.item(node);
     switch (node.kind) {
       case 'account': {
         const item = new vscode.TreeItem(node.account.label, C.Expanded);
@@ -255,6 +264,7 @@ export class DmarcTreeProvider implements vscode.TreeDataProvider<Node>, vscode.
         return item;
       }
       case 'org': {
+        if (node.account.id === REPORT_FILES_ID && this.reports) return this.reports.domainItem(node);
         const item = new vscode.TreeItem(organizationLabel(node.org), C.Collapsed);
         item.id = `o/${node.account.id}/${node.org.id}`;
         item.description = node.org.name ? node.org.id : undefined;

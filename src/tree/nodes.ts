@@ -1,6 +1,8 @@
 import type { Account, Organization } from '../accounts/accountStore';
 import type { Bucket } from '../records/buckets';
 import type { SourceSummary, Summary } from '../records/summary';
+import type { ImportError } from '../import/types';
+import type { LibraryLocation } from '../import/library';
 
 /**
  * Plain tree nodes: the model (src/records) does the I/O, the provider maps these to TreeItems.
@@ -15,6 +17,10 @@ export type Node =
   | { kind: 'source'; account: Account; org: Organization; bucket: Bucket; source: SourceSummary }
   | { kind: 'ip'; account: Account; org: Organization; bucket: Bucket; source: SourceSummary; ip: SourceSummary['ips'][number] }
   | { kind: 'message'; label: string; detail?: string; icon?: string }
-  | { kind: 'error'; account: Account; org: Organization; bucket: Bucket; message: string; forbidden: boolean };
+  | { kind: 'error'; account: Account; org: Organization; bucket: Bucket; message: string; forbidden: boolean }
+  /** The Report Files section: policy domains (as `org` nodes of the report-files account), then the locations. */
+  | { kind: 'reports' }
+  | { kind: 'location'; location: LibraryLocation }
+  | { kind: 'fileError'; location: LibraryLocation; error: ImportError };
 
 export type NodeOf<K extends Node['kind']> = Extract<Node, { kind: K }>;

@@ -14,6 +14,8 @@ export interface Prompter {
   notify(severity: 'error' | 'warning' | 'info', message: string, ...actions: string[]): Promise<string | undefined>;
   /** A passing word in the status bar, for an outcome that needs no answer and no pop-up. */
   status(message: string): void;
+  /** The system's (or VS Code's simple) file dialog; undefined when cancelled. */
+  openDialog(options: vscode.OpenDialogOptions): Promise<vscode.Uri[] | undefined>;
 }
 
 export const windowPrompter: Prompter = {
@@ -28,4 +30,5 @@ export const windowPrompter: Prompter = {
   status: (message) => {
     vscode.window.setStatusBarMessage(message, 5000);
   },
+  openDialog: (options) => Promise.resolve(vscode.window.showOpenDialog(options)),
 };

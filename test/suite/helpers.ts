@@ -61,6 +61,14 @@ export class ScriptedPrompter implements Prompter {
     this.asked.push({ kind: 'status', title: message });
   }
 
+  /** An open dialog's answer is a path, or several joined by "\n" (undefined: cancelled). */
+  async openDialog(options: vscode.OpenDialogOptions): Promise<vscode.Uri[] | undefined> {
+    this.asked.push({ kind: 'openDialog', title: options.title });
+    const answer = this.next('open dialog');
+    if (answer === undefined) return undefined;
+    return String(answer).split('\n').map((p) => vscode.Uri.file(p));
+  }
+
   get remaining(): number {
     return this.answers.length;
   }
