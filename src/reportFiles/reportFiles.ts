@@ -30,7 +30,7 @@ export class ReportFiles implements vscode.Disposable {
   /** Fires after every load (and after reverse DNS filled in source names). */
   readonly onDidChange = this.changed.event;
   private loading: Promise<LoadStats | undefined> = Promise.resolve(undefined);
-  private watchers: vscode.Disposable[] = [];
+  private readonly watchers = new Map<string, vscode.Disposable>();
   private reloadTimer: ReturnType<typeof setTimeout> | undefined;
   private rdnsCache: MemoryRdnsCache | undefined;
   private readonly rdnsFile: string;
@@ -126,15 +126,23 @@ export class ReportFiles implements vscode.Disposable {
     if (seq === this.loadSeq) this.changed.fire('names');
   }
 
-  /** Folders and files are watched: a new, changed or deleted report reloads (once per burst). */
+  /**
+   * Folders and files are watched: a new, changed or deleted report reloads (once per burst).
+   * Watchers of locations still open are kept as they are (recreating them can lose events).
+   */
   private watch(paths: readonly string[]): void {
-    for (const w of this.watchers) w.dispose();
-    this.watchers = [];
+    for (const [p, w] of this.watchers) {
+      if (!paths.includes(p)) {
+        w.dispose();
+        this.watchers.delete(p);
+      }
+    }
     const kick = () => {
       clearTimeout(this.reloadTimer);
-      this.reloadTimer = setTimeout(() => void this.reload(), 1500);
+      this.reloadTimer = setTimeout(() => void this.reload(), 1000);
     };
     for (const p of paths) {
+      if (this.watchers.has(p)) continue;
       const pattern = /\.(xml|gz|zip|eml)$/i.test(p)
         ? new vscode.RelativePattern(vscode.Uri.file(dirname(p)), basename(p))
         : new vscode.RelativePattern(vscode.Uri.file(p), '**/*.{xml,gz,zip,eml,XML,GZ,ZIP,EML}');
@@ -143,7 +151,7 @@ export class ReportFiles implements vscode.Disposable {
         w.onDidCreate(kick);
         w.onDidChange(kick);
         w.onDidDelete(kick);
-        this.watchers.push(w);
+        this.watchers.set(p, w);
       } catch (e) {
         this.deps.log.warn(`cannot watch ${p}: ${(e as Error).message}`);
       }
@@ -152,7 +160,7 @@ export class ReportFiles implements vscode.Disposable {
 
   dispose(): void {
     clearTimeout(this.reloadTimer);
-    for (const w of this.watchers) w.dispose();
+    for (const w of this.watchers.values()) w.dispose();
     this.changed.dispose();
   }
 }

@@ -7,17 +7,17 @@ const tableSchema = z.record(z.string(), z.array(z.string()));
 
 /**
  * The reverse DNS lookup for report files, chosen at the edge:
+ * - VS Code running the extension's tests: only what a test injected.
  * - `DMARC_RDNS_TABLE` set (the test hosts, benchmarks and the demo set it): a fake answering
  *   from that JSON file's canned table (`{"ip": ["ptr.name"]}`), or none when it is empty. No
  *   query leaves the machine.
- * - VS Code running the extension's tests: only what a test injected.
  * - Otherwise the system resolver, when the `dmarc.import.reverseDns` setting allows sending the
  *   IPs to it (the default), else none.
  */
 export function ptrResolver(testMode: boolean, injected: PtrResolver | undefined, settingOn: boolean): PtrResolver | undefined {
+  if (testMode) return injected;
   const table = process.env.DMARC_RDNS_TABLE;
   if (table !== undefined) return table ? tableResolver(table) : undefined;
-  if (testMode) return injected;
   return settingOn ? (ip) => dns.reverse(ip) : undefined;
 }
 

@@ -60,7 +60,9 @@ export async function startHost({ env = {}, log = () => {}, userSettings = {}, p
       '--user-data-dir', userDataDir,
       '--extensions-dir', extensionsDir,
     ],
-    { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true },
+    // Reverse DNS of report files never leaves the machine: no resolver unless a caller passes a
+    // canned table (DMARC_RDNS_TABLE, see src/reportFiles/resolver.ts).
+    { env: { ...process.env, DMARC_RDNS_TABLE: '', ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true },
   );
   const output = [];
   const onData = (buf) => {
