@@ -221,6 +221,10 @@ Then, in the DMARC view (envelope icon in the activity bar): Add Account
 
 ${api.orgs.join('\n')}
 
+Or open raw report files: DMARC: Open Report Files… → A Folder of Reports… →
+  ${join(repoRoot, 'test/fixtures/reports')}
+(source names come from a canned reverse DNS table: the demo sends no DNS query).
+
 Press Ctrl+C to stop the demo (stopping npm, or closing its terminal, stops everything too).`);
 }
 

@@ -1,0 +1,95 @@
+import { strict as assert } from 'node:assert';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readAggregateReports } from '../../src/import';
+import { activeEditorText, choose, cspViolations, findWebviewFrame, openDmarcView, openWorkbench, runCommand, waitForPanelReady, type Workbench } from './harness';
+
+const FIXTURES = join(__dirname, '..', '..', 'test', 'fixtures', 'reports');
+
+describe('report files in the browser: a folder opened from the palette, its domain and month, the panel, an export', () => {
+  let wb: Workbench;
+  let dir: string;
+  let folder: string;
+  let rows = 0;
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'dmarc-ui-reports-'));
+    folder = join(dir, 'dmarc-reports');
+    mkdirSync(folder);
+    for (const f of readdirSync(FIXTURES)) {
+      copyFileSync(join(FIXTURES, f), join(folder, f));
+      const r = await readAggregateReports(f, new Uint8Array(readFileSync(join(FIXTURES, f))));
+      rows += r.reports.reduce((n, rep) => n + rep.records.length, 0);
+    }
+    writeFileSync(join(folder, 'truncated.xml.gz'), new Uint8Array([0x1f, 0x8b, 8, 0, 0, 0]));
+    wb = await openWorkbench({ userSettings: { 'workbench.colorTheme': 'Default Dark Modern', 'files.simpleDialog.enable': true } });
+    await openDmarcView(wb.page);
+  });
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed') await wb?.screenshot(`FAILED-reports-${this.currentTest.title.slice(0, 40).replace(/\W+/g, '-')}`).catch(() => undefined);
+  });
+  after(async () => {
+    await wb?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('opens a folder from the palette and shows its domain, the folder and the file it could not read', async () => {
+    const page = wb.page;
+    await runCommand(page, 'DMARC: Open Report Files…');
+    await choose(page, 'A Folder of Reports…');
+    // VS Code's own file dialog (the simple one in the browser): type the path, accept.
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible' });
+    await input.fill(`${folder}/`);
+    await page.locator('.quick-input-widget .quick-input-action a, .quick-input-widget .monaco-button', { hasText: 'Open' }).first().click();
+    const sidebar = page.locator('.sidebar');
+    await sidebar.locator('.monaco-list-row', { hasText: 'Report Files' }).waitFor({ state: 'visible', timeout: 30_000 });
+    const domain = sidebar.locator('.monaco-list-row', { hasText: 'example.com' }).first();
+    await domain.waitFor({ state: 'visible', timeout: 30_000 });
+    assert.match(await domain.innerText(), /6 report\(s\)/);
+    const loc = sidebar.locator('.monaco-list-row', { hasText: 'dmarc-reports' });
+    assert.match(await loc.innerText(), /7 file\(s\) · 6 report\(s\) · 1 problem\(s\)/);
+    await loc.click();
+    const problem = sidebar.locator('.monaco-list-row', { hasText: 'truncated.xml.gz' });
+    await problem.waitFor({ state: 'visible', timeout: 10_000 });
+    assert.doesNotMatch(await problem.innerText(), /\bat \S+:\d+/, 'a reason, no stack trace');
+  });
+
+  it('expands the domain and a month: the summary counts every row', async () => {
+    const sidebar = wb.page.locator('.sidebar');
+    await sidebar.locator('.monaco-list-row', { hasText: 'example.com' }).first().click();
+    const month = sidebar.locator('.monaco-list-row', { hasText: 'June 2025' });
+    await month.waitFor({ state: 'visible', timeout: 10_000 });
+    await month.click();
+    const summary = sidebar.locator('.monaco-list-row', { hasText: /% pass · [\d,]+ emails?/ }).first();
+    await summary.waitFor({ state: 'visible', timeout: 30_000 });
+    assert.match(await summary.innerText(), new RegExp(`emails?${rows} rows?$`));
+    // The README's picture of the section: the side bar only.
+    const box = await wb.page.locator('.part.sidebar').boundingBox();
+    assert.ok(box, 'the side bar is shown');
+    const shot = join(dir, 'report-files.png');
+    await wb.page.screenshot({ path: shot, clip: { x: box.x, y: box.y, width: box.width, height: 280 } });
+    if (process.env.DMARC_README_SCREENSHOTS) copyFileSync(shot, join(__dirname, '..', '..', 'media', 'screenshots', 'report-files.png'));
+  });
+
+  it('opens the month in the panel with every row, and exports them as JSON: each one the report\u2019s <record>', async () => {
+    const page = wb.page;
+    const month = page.locator('.sidebar .monaco-list-row', { hasText: 'June 2025' });
+    await month.hover();
+    await month.locator('.action-label[aria-label^="Open Records"]').click();
+    const frame = await findWebviewFrame(page, '[data-testid="records-panel"]', 60_000);
+    await waitForPanelReady(frame);
+    assert.equal(Number(await frame.locator('[data-testid="summary-rows"]').getAttribute('data-value')), rows);
+    await frame.locator('.row').first().click();
+    await page.keyboard.press('Control+a');
+    assert.match(await frame.locator('[data-testid="selected-count"]').innerText(), new RegExp(`\\b${rows}\\b`));
+    await page.keyboard.press('Control+Shift+Alt+J');
+    await page.locator('.tab', { hasText: /dmarc-example\.com-\d+\.json/ }).first().waitFor({ state: 'visible', timeout: 30_000 });
+    const exported = JSON.parse(await activeEditorText(page)) as Record<string, unknown>[];
+    assert.equal(exported.length, rows);
+    for (const r of exported) assert.ok(r.row && r.identifiers && r.auth_results, 'a report record: row, identifiers, auth_results');
+    assert.deepEqual(await cspViolations(frame), []);
+    await runCommand(page, 'View: Revert and Close Editor');
+  });
+});
