@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'fflate';
 import { ReportLibrary } from '../../src/import/library';
 import { DiskParsedCache } from '../../src/import/parsedCache';
+import { ptrResolver } from '../../src/reportFiles/resolver';
 import { readAggregateReports } from '../../src/import';
 import { FIXTURES, recordXml, reportXml } from './importHelpers';
 
@@ -146,5 +147,43 @@ describe('import: the report library (folders, duplicates, problems, parsed cach
     assert.equal(reads, 0);
     assert.equal(stats.errors, 1);
     assert.match(big.locations()[0]!.errors[0]!.message, /larger than 256 MB/);
+  });
+});
+
+describe('import: which reverse DNS the extension uses (src/reportFiles/resolver.ts)', () => {
+  const saved = process.env.DMARC_RDNS_TABLE;
+  afterEach(() => {
+    if (saved === undefined) delete process.env.DMARC_RDNS_TABLE;
+    else process.env.DMARC_RDNS_TABLE = saved;
+  });
+
+  it('in VS Code\u2019s test mode only what a test injected, whatever the setting and the environment', () => {
+    const injected = async () => ['x.example'];
+    process.env.DMARC_RDNS_TABLE = '';
+    assert.equal(ptrResolver(true, injected, true), injected);
+    assert.equal(ptrResolver(true, undefined, true), undefined);
+  });
+
+  it('DMARC_RDNS_TABLE (test hosts, benchmarks, the demo): a canned table, or none when empty; never the system resolver', async () => {
+    process.env.DMARC_RDNS_TABLE = '';
+    assert.equal(ptrResolver(false, undefined, true), undefined);
+    const dir = mkdtempSync(join(tmpdir(), 'dmarc-rdns-table-'));
+    try {
+      const file = join(dir, 'table.json');
+      writeFileSync(file, JSON.stringify({ '192.0.2.1': ['mail.google.com'] }));
+      process.env.DMARC_RDNS_TABLE = file;
+      const resolve = ptrResolver(false, undefined, true)!;
+      assert.deepEqual(await resolve('192.0.2.1'), ['mail.google.com']);
+      await assert.rejects(resolve('192.0.2.2'), (e: NodeJS.ErrnoException) => e.code === 'ENOTFOUND');
+      await assert.rejects(resolve('__proto__'), (e: NodeJS.ErrnoException) => e.code === 'ENOTFOUND');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('otherwise the system resolver only while the setting is on', () => {
+    delete process.env.DMARC_RDNS_TABLE;
+    assert.equal(ptrResolver(false, undefined, false), undefined);
+    assert.equal(typeof ptrResolver(false, undefined, true), 'function', 'a function; not called here: no DNS query from a test');
   });
 });

@@ -124,7 +124,7 @@ describe('import: the mapping of a record to a row', () => {
 
   it('the README documents the mapping, one line per row field', () => {
     const readme = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
-    const at = readme.indexOf('## Report files: how a record becomes a row');
+    const at = readme.indexOf('### How a record becomes a row');
     assert.ok(at >= 0, 'the section');
     const section = readme.slice(at, readme.indexOf('\n## ', at + 5));
     for (const field of ['reporter', 'date', 'ipAddress', 'emails', 'visibleFrom', 'returnPath', 'to', 'alignedSpf', 'spf', 'dkims', 'dmarc', 'category', 'source', 'reportId', 'raw']) {
