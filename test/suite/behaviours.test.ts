@@ -1,0 +1,176 @@
+// Behaviours issue 15 found untested: settings wiring and clamping, several accounts in the tree
+// and the pickers, a restored panel whose account is gone, malformed and unknown rows reported in
+// the tree and the panel, and hostile text in tree items (labels, descriptions, tooltips).
+import * as vscode from 'vscode';
+import { strict as assert } from 'node:assert';
+import { startApiServer, HOSTILE_STRINGS, type ApiServer } from '../server/server';
+import { Commands } from '../../src/commands';
+import { PANEL_VIEW_TYPE } from '../../src/panel/recordsPanel';
+import { extensionApi, removeAllAccounts, runScripted } from './helpers';
+import type { DmarcExplorerApi } from '../../src/extension';
+import type { Node, NodeOf } from '../../src/tree/nodes';
+import type { Account } from '../../src/accounts/accountStore';
+
+const KEY_A = 'behaviour-key-a-51f0';
+const KEY_B = 'behaviour-key-b-7c22';
+
+async function until<T>(f: () => T | undefined, what: string, ms = 20_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = f();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** A day `back` days ago, whole (UTC): each test its own, so no cached range is shared. */
+function dayBack(back: number): { start: Date; end: Date } {
+  const d = Math.floor(Date.now() / 86_400_000) - back;
+  return { start: new Date(d * 86_400_000), end: new Date((d + 1) * 86_400_000 - 1) };
+}
+
+describe('behaviours: settings, several accounts, restore, reported rows, hostile tree text', () => {
+  let api: DmarcExplorerApi;
+  let server: ApiServer;
+  let a: Account;
+  let b: Account;
+  const config = () => vscode.workspace.getConfiguration('dmarc');
+  const children = async (node?: Node) => (await api.tree.getChildren(node)) ?? [];
+
+  before(async () => {
+    server = await startApiServer({ keys: { [KEY_A]: ['org-a1', 'org-a2'], [KEY_B]: ['org-b1'] }, rowsPerDay: 12 });
+    api = await extensionApi();
+    await removeAllAccounts(api);
+    a = await api.accounts.add('Alpha', server.url, KEY_A);
+    await api.accounts.addOrganization(a.id, { id: 'org-a1', name: 'Alpha One' });
+    await api.accounts.addOrganization(a.id, { id: 'org-a2' });
+    b = await api.accounts.add('Beta', server.url, KEY_B);
+    await api.accounts.addOrganization(b.id, { id: 'org-b1', name: 'Beta One' });
+    a = api.accounts.get(a.id)!;
+    b = api.accounts.get(b.id)!;
+  });
+  afterEach(async () => {
+    server.setFaults({});
+    for (const key of ['tree.months', 'tree.monthChildren', 'requestTimeoutSeconds']) await config().update(key, undefined, vscode.ConfigurationTarget.Global);
+  });
+  after(async () => {
+    for (const p of api.panels.all) p.panel.dispose();
+    await removeAllAccounts(api);
+    await server.close();
+  });
+
+  it('with several accounts the tree starts at the accounts, each with its organizations; Fetch Records asks for the organization among all', async () => {
+    const roots = await children();
+    assert.deepEqual(roots.map((n) => n.kind), ['account', 'account']);
+    assert.deepEqual(roots.map((n) => api.tree.getTreeItem(n).label), ['Alpha', 'Beta']);
+    assert.deepEqual((await children(roots[0])).map((n) => api.tree.getTreeItem(n).label), ['Alpha One', 'org-a2']);
+    assert.deepEqual((await children(roots[1])).map((n) => api.tree.getTreeItem(n).label), ['Beta One']);
+    const prompter = await runScripted(api, Commands.fetchRange, ['Beta One', undefined]);
+    assert.deepEqual(prompter.asked.map((q) => [q.kind, q.title]), [['pick', 'Fetch Records: organization'], ['pick', 'Fetch Records of Beta One: range']]);
+  });
+
+  it('dmarc.tree.months and monthChildren reach the tree, clamped to 1–60 months', async () => {
+    const org = (await children((await children())[0]))[0]!;
+    const months = async () => (await children(org)).filter((n) => n.kind === 'bucket' && n.bucket.kind === 'month') as NodeOf<'bucket'>[];
+    for (const [value, expected] of [[3, 3], [0, 1], [-5, 1], [100, 60], [2.7, 2]] as const) {
+      await config().update('tree.months', value, vscode.ConfigurationTarget.Global);
+      assert.equal((await months()).length, expected, `tree.months = ${value}`);
+    }
+    await config().update('tree.monthChildren', 'weeks', vscode.ConfigurationTarget.Global);
+    const [thisMonth] = await months();
+    assert.ok(thisMonth!.bucket.children!.every((c) => c.kind === 'week'), 'weeks');
+    await config().update('tree.monthChildren', 'nonsense', vscode.ConfigurationTarget.Global);
+    assert.ok((await months())[0]!.bucket.children!.every((c) => c.kind === 'day'), 'anything else reads as days');
+  });
+
+  it('dmarc.requestTimeoutSeconds reaches requests, and values under 5 s count as 5 s', async () => {
+    const scope = { accountId: a.id, baseUrl: a.baseUrl, apiKey: KEY_A, organizationId: 'org-a2' };
+    await config().update('requestTimeoutSeconds', 1, vscode.ConfigurationTarget.Global);
+    server.setFaults({ latencyMs: 2500 });
+    const day = dayBack(200);
+    const data = await api.store.get(scope, day.start, day.end, { refresh: true });
+    assert.ok(data.records.length > 0, 'a 2.5 s answer is waited for: 1 s was raised to 5 s');
+    server.setFaults({ latencyMs: 6500 });
+    const other = dayBack(201);
+    const t0 = Date.now();
+    await assert.rejects(api.store.get(scope, other.start, other.end, { refresh: true }), /within 5 s\./);
+    const took = Date.now() - t0;
+    assert.ok(took >= 4500 && took < 6400, `gave up after about 5 s (${took} ms)`);
+  });
+
+  it('a panel restored after a reload whose account was removed is closed, not shown empty', async () => {
+    const panel = vscode.window.createWebviewPanel(PANEL_VIEW_TYPE, 'restored', vscode.ViewColumn.Active, {});
+    let disposed = false;
+    panel.onDidDispose(() => (disposed = true));
+    const day = dayBack(3);
+    await api.panels.restore(panel, { identity: { accountId: 'removed-account', organizationId: 'org-a1', start: day.start.toISOString(), end: day.end.toISOString() } });
+    assert.ok(disposed, 'closed');
+    assert.ok(!api.panels.all.some((p) => p.panel === panel));
+    // And a hostile blob instead of a state is the same: closed, nothing thrown.
+    const junk = vscode.window.createWebviewPanel(PANEL_VIEW_TYPE, 'junk', vscode.ViewColumn.Active, {});
+    let junkDisposed = false;
+    junk.onDidDispose(() => (junkDisposed = true));
+    await api.panels.restore(junk, { identity: { accountId: { toString: 1 }, __proto__: { polluted: true } }, view: 'x'.repeat(1000) });
+    assert.ok(junkDisposed);
+    assert.equal(({} as { polluted?: boolean }).polluted, undefined);
+  });
+
+  it('malformed and unknown rows are said in the tree (items) and the panel (notices), and the good rows kept', async () => {
+    server.setFaults({ badRows: 0.2, unknownEnums: 0.2 });
+    const day = dayBack(30);
+    const scope = { accountId: a.id, baseUrl: a.baseUrl, apiKey: KEY_A, organizationId: 'org-a1' };
+    const data = await api.store.get(scope, day.start, day.end, { refresh: true });
+    assert.ok(data.rejected.count > 0 && data.warnings.length > 0, 'the server sent both');
+    // The tree: a custom bucket node of that day, expanded.
+    const org = a.organizations.find((o) => o.id === 'org-a1')!;
+    const node: NodeOf<'bucket'> = { kind: 'bucket', account: a, org, bucket: { id: 'custom:t', label: 'day', kind: 'custom', start: day.start, end: day.end, closed: true, tooltip: '' } };
+    const items = (await children(node)).filter((n) => n.kind === 'message') as NodeOf<'message'>[];
+    assert.ok(items.some((m) => m.label === `${data.rejected.count} row(s) in the response were malformed and left out`), items.map((m) => m.label).join(' | '));
+    for (const w of data.warnings) assert.ok(items.some((m) => m.label === w.message && m.detail === `${w.count} row(s) kept with this value`), w.message);
+    const summary = (await children(node)).find((n) => n.kind === 'summary') as NodeOf<'summary'>;
+    assert.equal(summary.summary.rows, data.records.length, 'the good rows are all there');
+    // The panel: the same, as notices.
+    const opened = api.panels.open({ account: a, org, ...day });
+    const notices: string[] = [];
+    const webview = opened.panel.webview;
+    const post = webview.postMessage.bind(webview);
+    (webview as unknown as { postMessage: (m: { type: string; notices?: string[] }) => Thenable<boolean> }).postMessage = (m) => {
+      if (m.type === 'notices') notices.push(...m.notices!);
+      return post(m);
+    };
+    await opened.load(false);
+    await until(() => (notices.length ? true : undefined), 'notices');
+    assert.ok(notices.some((n) => n.startsWith(`${data.rejected.count} malformed row(s) in the response were left out. First: #`)), notices.join(' | '));
+    for (const w of data.warnings) assert.ok(notices.includes(w.message), w.message);
+    opened.panel.dispose();
+  });
+
+  it('hostile text in report fields stays text in tree items: labels as given, Markdown tooltips escaped', async () => {
+    server.setFaults({ hostileStrings: true });
+    const day = dayBack(31);
+    const org = a.organizations.find((o) => o.id === 'org-a2')!;
+    const node: NodeOf<'bucket'> = { kind: 'bucket', account: a, org, bucket: { id: 'custom:h', label: 'day', kind: 'custom', start: day.start, end: day.end, closed: true, tooltip: '' } };
+    await api.store.get({ accountId: a.id, baseUrl: a.baseUrl, apiKey: KEY_A, organizationId: org.id }, day.start, day.end, { refresh: true });
+    const sources = (await children(node)).filter((n) => n.kind === 'source') as NodeOf<'source'>[];
+    assert.ok(sources.length > 0);
+    let seen = 0;
+    for (const s of sources) {
+      const item = api.tree.getTreeItem(s);
+      assert.equal(item.label, s.source.source, 'the label is the plain string');
+      const md = item.tooltip as vscode.MarkdownString;
+      assert.ok(md instanceof vscode.MarkdownString);
+      assert.ok(!md.isTrusted && !md.supportHtml, 'no commands, no HTML');
+      for (const h of HOSTILE_STRINGS) {
+        if (!s.source.source.includes(h)) continue;
+        seen++;
+        if (/[<>*_`[\]]/.test(h)) assert.ok(!md.value.includes(h), `escaped in the tooltip: ${h}`);
+      }
+      for (const ip of await children(s)) {
+        const ipItem = api.tree.getTreeItem(ip);
+        assert.equal(typeof ipItem.tooltip, 'string', 'IP tooltips are plain strings');
+      }
+    }
+    assert.ok(seen > 0, 'hostile source names reached the tree');
+  });
+});
