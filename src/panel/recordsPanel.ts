@@ -259,6 +259,7 @@ export class RecordsPanel implements vscode.Disposable {
         await this.load(true);
         return;
       case 'updateKey':
+        if (this.target.account.baseUrl === 'file:') return; // report files have no key
         await vscode.commands.executeCommand(Commands.updateApiKey, { kind: 'account', account: this.target.account });
         await this.load(true);
         return;

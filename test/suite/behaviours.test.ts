@@ -6,7 +6,7 @@ import { strict as assert } from 'node:assert';
 import { startApiServer, HOSTILE_STRINGS, type ApiServer } from '../server/server';
 import { Commands } from '../../src/commands';
 import { PANEL_VIEW_TYPE } from '../../src/panel/recordsPanel';
-import { extensionApi, removeAllAccounts, runScripted } from './helpers';
+import { ScriptedPrompter, extensionApi, removeAllAccounts, runScripted } from './helpers';
 import type { DmarcExplorerApi } from '../../src/extension';
 import type { Node, NodeOf } from '../../src/tree/nodes';
 import type { Account } from '../../src/accounts/accountStore';
@@ -172,5 +172,47 @@ describe('behaviours: settings, several accounts, restore, reported rows, hostil
       }
     }
     assert.ok(seen > 0, 'hostile source names reached the tree');
+  });
+
+  it('the panel’s Retry fetches again, Update API Key asks for the key (masked) then fetches again, Copy JSON copies the row’s JSON', async () => {
+    const org = a.organizations.find((o) => o.id === 'org-a1')!;
+    const day = dayBack(40);
+    server.setFaults({ error500: true });
+    const opened = api.panels.open({ account: a, org, ...day });
+    const posted: { type: string; canRetry?: boolean }[] = [];
+    const webview = opened.panel.webview;
+    const post = webview.postMessage.bind(webview);
+    (webview as unknown as { postMessage: (m: { type: string }) => Thenable<boolean> }).postMessage = (m) => {
+      posted.push(m);
+      return post(m);
+    };
+    try {
+      await opened.load(false);
+      assert.ok(posted.some((m) => m.type === 'error' && m.canRetry === true), 'an error with Retry');
+      server.setFaults({});
+      server.resetRequests();
+      await opened.handleMessage({ type: 'retry' });
+      await until(() => (opened.rows.length > 0 ? true : undefined), 'rows after Retry');
+      assert.equal(server.requests.filter((r) => r.path === '/api/public/dmarc-records').length, 1, 'Retry: one request');
+
+      server.resetRequests();
+      const prompter = new ScriptedPrompter([KEY_A]);
+      const restore = api.usePrompter(prompter);
+      try {
+        await opened.handleMessage({ type: 'updateKey' });
+      } finally {
+        restore();
+      }
+      assert.deepEqual(prompter.asked.filter((q) => q.kind === 'input').map((q) => q.password), [true], 'one masked input');
+      assert.equal(await api.accounts.getKey(a.id), KEY_A);
+      assert.ok(server.requests.some((r) => r.path === '/api/public/dmarc-records' && r.query?.organizationId === 'org-a1' && r.query?.startDate === day.start.toISOString()), 'the panel fetched its range again');
+
+      await vscode.env.clipboard.writeText('');
+      await opened.handleMessage({ type: 'copyRow', requestId: 9, index: 1 });
+      assert.equal(await vscode.env.clipboard.readText(), JSON.stringify(opened.rows[1]!.raw, null, 2));
+    } finally {
+      server.setFaults({});
+      opened.panel.dispose();
+    }
   });
 });
