@@ -237,12 +237,15 @@ async function main(): Promise<void> {
   line('  (after rdy)', results.afterReady, 150, 'ms', firstRowsMet);
   line('  (wv start)', results.webviewStart, Infinity, 'ms'); // what the webview's start costs: printed, no bar
   line('every row', results.allRows, results.rows > 500_000 ? 1500 : 500, 'ms');
-  line('host heap', results.hostHeap, Math.round(2 * results.bodyMB), 'MB');
+  // The heap bars are the 1M run's (issue 12 lists them under "At 1M rows"); at 100k the host's
+  // own baseline (VS Code's built-in extensions share the heap) outweighs the rows: printed, no bar.
+  line('host heap', results.hostHeap, results.rows > 500_000 ? Math.round(2 * results.bodyMB) : Infinity, 'MB');
   line('webview heap', results.webviewHeap, 600, 'MB');
   line('sort', results.sort, 150, 'ms');
   const big = results.rows > 500_000;
-  line('filter key', results.filter, big ? 400 : 100, 'ms');
-  line('  (compute)', results.filterCompute, big ? 400 : 100, 'ms');
+  // Issue 12: filter keystroke ≤ 100 ms at 1M rows too.
+  line('filter key', results.filter, 100, 'ms');
+  line('  (compute)', results.filterCompute, 100, 'ms');
   line('group-by', results.groupBy, big ? 400 : 150, 'ms');
   line('bundle', [await webviewBundleKb()], 250, 'KB');
   line('DOM rows', results.domRows, 200, 'rows');
