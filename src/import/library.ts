@@ -148,6 +148,7 @@ export class ReportLibrary {
       }
     };
     await Promise.all(Array.from({ length: Math.max(1, Math.min(this.opts.concurrency ?? 4, jobs.length)) }, worker));
+    if (!signal?.aborted) await this.opts.cache?.prune?.(jobs.map((j) => j.path));
 
     // Index: reports by policy domain, each report once.
     const seenReports = new Set<string>();

@@ -9,8 +9,8 @@
  * report is simply read again.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, unlink, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, readdir, readFile, rename, rm, unlink, writeFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
 import * as z from 'zod';
 import type { ImportResult } from './types';
 
@@ -66,6 +66,8 @@ const fileSchema = z.object({
 export interface ParsedCache {
   get(path: string, size: number, mtimeMs: number): Promise<ImportResult | undefined>;
   put(path: string, size: number, mtimeMs: number, result: ImportResult): Promise<void>;
+  /** Forgets every file but these (after a load: files closed, deleted or moved leave no entry behind). */
+  prune?(keep: Iterable<string>): Promise<void>;
 }
 
 export class DiskParsedCache implements ParsedCache {
@@ -116,6 +118,17 @@ export class DiskParsedCache implements ParsedCache {
       this.log(`parsed-report cache write failed: ${(e as Error).message}`);
       await unlink(tmp).catch(() => undefined);
     }
+  }
+
+  async prune(keep: Iterable<string>): Promise<void> {
+    const wanted = new Set([...keep].map((p) => basename(this.fileOf(p))));
+    let names: string[];
+    try {
+      names = await readdir(this.dir);
+    } catch {
+      return;
+    }
+    for (const n of names) if (!wanted.has(n)) await unlink(join(this.dir, n)).catch(() => undefined);
   }
 
   /** Forgets every parsed report (Remove on the last location, or a reset). */

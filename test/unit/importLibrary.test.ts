@@ -3,7 +3,7 @@
 import { strict as assert } from 'node:assert';
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { gzipSync } from 'fflate';
 import { ReportLibrary } from '../../src/import/library';
 import { DiskParsedCache } from '../../src/import/parsedCache';
@@ -112,6 +112,12 @@ describe('import: the report library (folders, duplicates, problems, parsed cach
     reads = 0;
     const s3 = await new ReportLibrary({ cache: new DiskParsedCache(cacheDir), read }).load([reports]);
     assert.deepEqual({ fromCache: s3.fromCache, reads }, { fromCache: 8, reads: 1 });
+
+    // Entries of files no longer opened are dropped after a load.
+    const cache = new DiskParsedCache(cacheDir);
+    assert.equal(readdirSync(cache.dir).length, 9);
+    await new ReportLibrary({ cache }).load([other]);
+    assert.deepEqual(readdirSync(cache.dir), [basename(cache.fileOf(other))]);
   });
 
   it('a garbled, truncated or other-version cache file is a miss (read again, the file replaced), never a crash', async () => {
