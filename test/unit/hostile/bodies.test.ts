@@ -36,7 +36,7 @@ describe('hostile: API bodies', function () {
     const [rows] = fc.sample(fc.array(goodRow, { minLength: 3, maxLength: 3 }), { seed: SEED, numRuns: 1 });
     const whole = `{"status":"success","dmarcRecords":[${rows!.map((r) => r.text).join(',')}]}`;
     // Every position in the envelope and the first row, then every 7th: enough to meet each kind of cut.
-    const cuts = truncations(whole).filter((c, i) => i < 60 || i % 7 === 0);
+    const cuts = truncations(whole).filter((_c, i) => i < 60 || i % 7 === 0);
     for (const c of cuts) assert.deepEqual(await both(server, c), []);
     // The whole of it reads, as a control.
     assert.deepEqual(await both(server, { bytes: Buffer.from(whole), contentType: 'application/json', rows: rows!, fails: false, why: 'whole' }), []);
