@@ -2,7 +2,8 @@
 // offsets, garbled, of another version or format, oversized, with records of the wrong shape, or
 // replaced by a directory or a link to a file the cache does not own. A new RecordStore reading
 // it never crashes: it serves the range exactly as cached, or drops the file and fetches again
-// (silently; the log says why). The key is in no log line.
+// (silently; the log says why); a row it serves is whole enough for the panel to show. The key is
+// in no log line.
 import { strict as assert } from 'node:assert';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,6 +13,7 @@ import { parseRecordsBody } from '../../../src/api/body';
 import type { FetchResult } from '../../../src/api/types';
 import { DiskCache } from '../../../src/records/diskCache';
 import { RecordStore, type RecordScope } from '../../../src/records/recordStore';
+import { toRowFields } from '../../../src/records/tuple';
 import { leaksIn, lost, tried } from '../../hostile/figures';
 
 const KEY = 'disk-state-key-77aa';
@@ -69,6 +71,13 @@ function damages(): [string, (text: string) => string | Buffer][] {
     ['a record with dateMs a string', (t) => record(t, (r) => (r.dateMs = '1'))],
     ['a record with rdns a string', (t) => record(t, (r) => (r.rdns = 'x'))],
     ['a record without raw', (t) => record(t, (r) => delete r.raw)],
+    ['a DKIM entry null', (t) => record(t, (r) => (r.dkims = [null]))],
+    ['a DKIM entry without a domain', (t) => record(t, (r) => (r.dkims = [{ selector: 's', result: 'pass' }]))],
+    ['an rdns name a number', (t) => record(t, (r) => (r.rdns = [5]))],
+    ['category a number', (t) => record(t, (r) => (r.category = 5))],
+    ['reporter null', (t) => record(t, (r) => (r.reporter = null))],
+    ['visibleFrom missing', (t) => record(t, (r) => delete r.visibleFrom)],
+    ['to an object', (t) => record(t, (r) => (r.to = { x: 1 }))],
     ['a record that is a list', (t) => t.split('\n').map((l, i) => (i === 3 ? '[1,2,3]' : l)).join('\n')],
     ['a 20 MB line (the same record, spaced out)', (t) => t.split('\n').map((l, i) => (i === 2 ? `{${' '.repeat(20 << 20)}${l.slice(1)}` : l)).join('\n')],
     ['a 20 MB string in a record', (t) => record(t, (r) => (r.source = 'x'.repeat(20 << 20)))],
@@ -136,6 +145,13 @@ describe('hostile: stored state, disk cache', function () {
       } catch (e) {
         lost('crashes', `disk cache ${what}: ${String(e)}`);
         throw new Error(`${what}: ${String(e)}`);
+      }
+      // What the panel does with every row it is given: a damaged row must not get this far.
+      try {
+        for (const r of got.records) toRowFields(r);
+      } catch (e) {
+        lost('crashes', `disk cache ${what}: a served row breaks the panel: ${String(e)}`);
+        throw new Error(`${what}: a served row breaks the panel: ${String(e)}`);
       }
       const same = got.records.length === want.length && got.records.every((r, i) => JSON.stringify(r) === want[i]);
       // A garbled byte inside a string, or a string replaced, leaves valid JSON of other text: the
