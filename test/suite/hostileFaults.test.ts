@@ -1,6 +1,7 @@
 // Network faults seen by the real extension (issue 14): the API server goes away while ten
-// records panels are loading. Every panel says so (an error it can retry from) within seconds,
-// none stays loading, and a retry once the server is back fills it.
+// records panels are loading (every panel says so, an error it can retry from, within seconds;
+// Retry fills it once the server is back); a 500 storm while every bucket of an organization is
+// expanded at once (each ends in its rows or an error item; none hangs).
 import { strict as assert } from 'node:assert';
 import { extensionApi, removeAllAccounts } from './helpers';
 import type { DmarcExplorerApi } from '../../src/extension';
@@ -90,5 +91,37 @@ describe('hostile: network faults in the extension host', function () {
     assert.ok(panels.every((p) => !p.posted.some((m) => m.startsWith('{"type":"error"'))), 'no error after Retry');
     assert.equal(leaksIn(KEY, panels.flatMap((p) => p.posted), 'panels after Retry'), 0);
     for (const p of panels) p.panel.panel.dispose();
+  });
+
+  it('a 500 storm under every bucket of an organization expanded at once: each ends in its rows or an error item, none hangs', async () => {
+    tried('faults');
+    let n = 0;
+    const storm = [true, true, false, true, false, false, true, true, true, false, true, false, true];
+    server.handle((s, req) => {
+      if (storm[n++ % storm.length]) return void s.end(`HTTP/1.1 500 Storm\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
+      const start = new URL(req.target, server.url).searchParams.get('startDate') ?? '2025-01-01T00:00:00Z';
+      s.end(ok(JSON.stringify({ status: 'success', dmarcRecords: [{ ...ROW, date: start }] })));
+    });
+    await removeAllAccounts(api);
+    const account = await api.accounts.add('Storm', server.url, KEY);
+    await api.accounts.addOrganization(account.id, { id: 'org-storm', name: 'Storm Org' });
+    type Node = { kind: string; message?: string };
+    const [org] = ((await api.tree.getChildren(undefined)) ?? []) as Node[];
+    assert.equal(org?.kind, 'org');
+    const buckets = ((await api.tree.getChildren(org as never)) ?? []) as Node[];
+    assert.ok(buckets.length >= 13, `${buckets.length} buckets`);
+    const t0 = Date.now();
+    const results = await Promise.race([
+      Promise.all(buckets.map((b) => Promise.resolve(api.tree.getChildren(b as never)).then((c) => (c ?? []) as Node[]))),
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error('expansions still running after 60 s')), 60_000)),
+    ]).catch((e: unknown) => {
+      lost('crashes', `tree under a 500 storm: ${String(e)}`);
+      throw e;
+    });
+    const errors = results.filter((c) => c.length === 1 && c[0]!.kind === 'error');
+    for (const e of errors) assert.match(e[0]!.message ?? '', /HTTP 500/);
+    assert.ok(results.every((c) => c.length > 0), 'every bucket has children');
+    assert.ok(results.length - errors.length > 0, 'some buckets got through the storm');
+    assert.ok(Date.now() - t0 < 60_000);
   });
 });
