@@ -49,8 +49,8 @@ function messages(rowCount: number): unknown[] {
   // Flat, as a message arrives (deserialized); 'x'.repeat would make a rope that the first look flattens.
   const big = Buffer.alloc(50 * MB, 'x').toString('latin1');
   const out: unknown[] = [
-    ...fc.sample(fc.anything({ maxDepth: 3, withNullPrototype: true, withMap: true, withSet: true, withTypedArray: true }), { seed: 14, numRuns: 60 }),
-    ...fc.sample(fc.record({ type: fc.constantFrom(...TYPES), requestId: wrong, index: wrong, format: wrong, indices: wrong, what: wrong, count: wrong, state: wrong, layout: wrong, rows: wrong, title: wrong }, { requiredKeys: ['type'] }), { seed: 15, numRuns: 80 })
+    ...fc.sample(fc.anything({ maxDepth: 3, withNullPrototype: true, withMap: true, withSet: true, withTypedArray: true }), { seed: 14, numRuns: 120 }),
+    ...fc.sample(fc.record({ type: fc.constantFrom(...TYPES), requestId: wrong, index: wrong, format: wrong, indices: wrong, what: wrong, count: wrong, state: wrong, layout: wrong, rows: wrong, title: wrong }, { requiredKeys: ['type'] }), { seed: 15, numRuns: 140 })
       .filter((m) => !['ready', 'retry', 'updateKey'].includes((m as { type: string }).type)),
     // Out of range.
     ...[rowCount, rowCount + 1, 2 ** 31, 50_000_001, -1, -0.5, 1.5].flatMap((index) => [
