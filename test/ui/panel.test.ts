@@ -208,6 +208,9 @@ describe('records panel in the browser', () => {
 
   it('report data with HTML and script payloads stays inert text', async () => {
     figures(); // this layer's figures are saved (executions: 0 unless a payload ran)
+    // The one panel open: findWebviewFrame takes the first records page it meets, which could be
+    // an earlier test's panel (its rows have no payloads) when that one is still open.
+    await runCommand(wb.page, 'View: Close All Editors');
     await addAccount(wb.page, { label: 'Hostile', baseUrl: hostile.url, key: KEY, orgId: 'org-hostile', orgName: 'Hostile Org' });
     const f = await openPanel('Hostile Org', 'Last 7 days');
     const texts = await f.locator('.row:visible [data-column]').allInnerTexts();
