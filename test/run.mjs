@@ -1,6 +1,9 @@
 // `npm test`: builds, then runs the three layers and ends with one line totalling them all,
 // `N passed, N failed`. Exits non-zero when a test fails, a layer cannot start or times out, or a
-// layer runs no test. `node test/run.mjs unit suite` runs just those layers.
+// layer runs no test. `node test/run.mjs unit suite` runs just those layers. Before that line it
+// prints the hostile suite's figures (issue 14, test/host/hostileLine.mjs) and fails on a loss or,
+// when unit and suite both ran, on a kind tried fewer times than its floor. `--hostile` runs only
+// the hostile tests (titled "hostile: …") of the layers that have them.
 //   unit  - mocha in plain Node (dist-test/unit)
 //   suite - mocha inside a real VS Code extension host (VS Code Server 1.100.3, see test/host)
 //   ui    - a real headless Chromium driving the real workbench (dist-test/ui)
@@ -11,11 +14,17 @@ import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { installHost } from './host/installHost.mjs';
 import { startHost, launchBrowser } from './host/launch.mjs';
+import { hostileLine, totalFigures } from './host/hostileLine.mjs';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const ALL = ['unit', 'suite', 'ui'];
 const layers = process.argv.slice(2).filter((a) => ALL.includes(a));
-const selected = layers.length ? layers : ALL;
+const hostileOnly = process.argv.includes('--hostile');
+/** The layers with hostile tests: what `--hostile` runs by default. */
+const HOSTILE_LAYERS = ['unit', 'suite'];
+const selected = layers.length ? layers : hostileOnly ? HOSTILE_LAYERS : ALL;
+// Layers pick tests by this (test/host/layer.mjs, test/suite/index.ts); the extension host inherits it.
+if (hostileOnly) process.env.DMARC_TEST_GREP = 'hostile: ';
 const SUITE_TIMEOUT_MS = Number(process.env.DMARC_SUITE_TIMEOUT_MS || 10 * 60_000);
 const tmp = mkdtempSync(join(tmpdir(), 'dmarc-test-'));
 
@@ -128,6 +137,9 @@ for (const layer of selected) {
     results.push({ layer, passed: 0, failed: 1, error: true, seconds: (Date.now() - started) / 1000 });
   }
 }
+// Floors hold for a whole run: every layer with hostile tests, no other test picked by name.
+const hostile = totalFigures(selected.map((l) => join(tmp, `${l}.json`)));
+const floors = HOSTILE_LAYERS.every((l) => selected.includes(l)) && (hostileOnly || !process.env.DMARC_TEST_GREP);
 rmSync(tmp, { recursive: true, force: true });
 
 console.log('\n=== summary ===');
@@ -136,6 +148,17 @@ for (const r of results) {
   if (r.failed > 0 || r.passed === 0) exitCode = 1;
 }
 const passed = results.reduce((n, r) => n + r.passed, 0);
-const failed = results.reduce((n, r) => n + r.failed, 0);
+let failed = results.reduce((n, r) => n + r.failed, 0);
+if (hostile.layers > 0 || floors) {
+  const h = hostileLine(hostile, { floors });
+  for (const p of h.problems) console.log(`hostile: FAILED ${p}`);
+  for (const n of h.notes) console.log(`hostile:   ${n}`);
+  console.log(h.line);
+  // The figures are one more check of the run: failing them fails it.
+  if (h.problems.length) {
+    failed++;
+    exitCode = 1;
+  }
+}
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(exitCode);

@@ -33,7 +33,9 @@ export class AccountStore implements vscode.Disposable {
 
   list(): Account[] {
     const raw = this.state.get<unknown>(STATE_KEY);
-    return Array.isArray(raw) ? (raw.filter(isAccount) as Account[]) : [];
+    // Stored state may be damaged or written by another version: an organization that is not one
+    // is dropped (it cannot be shown or used), its account and every other field kept.
+    return Array.isArray(raw) ? (raw.filter(isAccount) as Account[]).map((a) => (a.organizations.every(isOrganization) ? a : { ...a, organizations: a.organizations.filter(isOrganization) })) : [];
   }
 
   get(accountId: string): Account | undefined {
@@ -57,8 +59,18 @@ export class AccountStore implements vscode.Disposable {
     await this.update(accountId, (a) => ({ ...a, label }));
   }
 
-  getKey(accountId: string): Thenable<string | undefined> {
-    return this.secrets.get(secretKey(accountId));
+  /**
+   * The account's key; undefined when there is none, or when the secret store cannot give it
+   * (a locked or broken keychain throws): every caller then says the key is missing and offers
+   * to set it, instead of failing without a word.
+   */
+  async getKey(accountId: string): Promise<string | undefined> {
+    try {
+      const key: unknown = await this.secrets.get(secretKey(accountId));
+      return typeof key === 'string' ? key : undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   async setKey(accountId: string, apiKey: string): Promise<void> {
@@ -100,6 +112,12 @@ export class AccountStore implements vscode.Disposable {
 
 export function organizationLabel(org: Organization): string {
   return org.name ? org.name : org.id;
+}
+
+function isOrganization(v: unknown): boolean {
+  if (!v || typeof v !== 'object') return false;
+  const o = v as Partial<Organization>;
+  return typeof o.id === 'string' && (o.name === undefined || typeof o.name === 'string');
 }
 
 function isAccount(v: unknown): boolean {

@@ -213,10 +213,12 @@ async function attemptOnce(
       if (next.protocol !== 'https:' && next.protocol !== 'http:') {
         throw new ApiError('invalid-response', `The server redirected to an unsupported address. Check the base URL.`, { status: res.status });
       }
-      if (next.hostname !== url.hostname) {
+      // Host and port: another port on the same machine is another server (as fetch itself treats
+      // it: a cross-origin redirect drops Authorization), and may be anyone's.
+      if (next.host !== url.host) {
         throw new ApiError(
           'not-found',
-          `The server redirected to ${next.host}. The API key is only sent to ${url.hostname}; if the API moved, change the base URL.`,
+          `The server redirected to ${next.host}. The API key is only sent to ${url.host}; if the API moved, change the base URL.`,
           { status: res.status },
         );
       }

@@ -42,16 +42,32 @@ export function describeApiError(err: unknown): string {
 export const REDACTED = '[redacted]';
 
 /**
- * Removes every occurrence of `secret` from `text`. Keys shorter than 4 characters are not
- * searched for (that would mangle ordinary words); real keys are far longer.
+ * Removes every occurrence of `secret` from `text`: as is, and as a server or proxy echoing it
+ * back may have encoded it (base64, alone or as `Bearer <key>`, and URL-encoded). Keys shorter
+ * than 4 characters are not searched for (that would mangle ordinary words); real keys are far
+ * longer.
  */
 export function redact(text: string, secret: string | undefined): string {
   if (!secret) return text;
   let out = text;
-  for (const s of new Set([secret, secret.trim()])) {
-    if (s.length >= 4) out = out.split(s).join(REDACTED);
+  const forms = new Set<string>();
+  for (const s of [secret, secret.trim()]) {
+    if (s.length < 4) continue;
+    forms.add(s);
+    forms.add(encodeURIComponent(s));
+    forms.add(base64(s));
+    forms.add(base64(`Bearer ${s}`));
   }
+  // Longest first, so that a form containing another is removed whole.
+  for (const f of [...forms].sort((a, b) => b.length - a.length)) out = out.split(f).join(REDACTED);
   return out;
+}
+
+/** Base64 of the UTF-8 bytes of `s` (btoa: the same in Node and in a webview). */
+function base64(s: string): string {
+  let bin = '';
+  for (const b of new TextEncoder().encode(s)) bin += String.fromCharCode(b);
+  return btoa(bin);
 }
 
 /**

@@ -94,6 +94,9 @@ export function parseIsoDateMs(s: string): number {
   const m = ISO_RE.exec(s);
   if (!m) return NaN;
   const [, day, hm, sec = '00', frac = '', zone] = m;
+  // Date.parse takes 2023-02-29 or 04-31 as a later day (1 March, 1 May): a row would land in
+  // another day's bucket than the one the server said. Such a date is no date.
+  if (!dayExists(Number(day!.slice(0, 4)), Number(day!.slice(5, 7)), Number(day!.slice(8, 10)))) return NaN;
   if (!hm) return Date.parse(`${day}T00:00:00.000Z`);
   let z = zone === undefined ? 'Z' : zone.toUpperCase();
   if (z.length === 3) z += ':00';
@@ -102,6 +105,13 @@ export function parseIsoDateMs(s: string): number {
 }
 
 /** `YYYY-MM-DDTHH:MM:SS.sssZ` → epoch ms, or NaN for anything else (same result as Date.parse). */
+/** Whether the calendar has this day: month 1–12, day 1 to the month's length (29 February in leap years only). */
+function dayExists(year: number, month: number, day: number): boolean {
+  if (!(month >= 1 && month <= 12 && day >= 1)) return false;
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  return day <= (month === 2 ? (leap ? 29 : 28) : month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31);
+}
+
 function isoZMs(s: string): number {
   const d = (i: number): number => {
     const c = s.charCodeAt(i) - 48;
@@ -118,7 +128,7 @@ function isoZMs(s: string): number {
   const sec = d(17) * 10 + d(18);
   const ms = d(20) * 100 + d(21) * 10 + d(22);
   // Ranges as Date.parse checks them; years below 100 are left to Date.parse (Date.UTC maps them to 19xx).
-  if (!(year >= 100 && month >= 1 && month <= 12 && day >= 1 && day <= 31 && hour <= 23 && min <= 59 && sec <= 59 && ms >= 0)) return NaN;
+  if (!(year >= 100 && dayExists(year, month, day) && hour <= 23 && min <= 59 && sec <= 59 && ms >= 0)) return NaN;
   return Date.UTC(year, month - 1, day, hour, min, sec, ms);
 }
 

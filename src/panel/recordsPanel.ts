@@ -14,6 +14,7 @@ import { openExport, openGroupsExport } from '../export/openExport';
 import { Commands } from '../commands';
 import { perfMark } from '../perf';
 import { RowSender } from './rowSender';
+import { MessageGate } from './messageGate';
 import { escapeHtml, panelHtml } from './panelHtml';
 
 export const PANEL_VIEW_TYPE = 'dmarc.records';
@@ -168,6 +169,7 @@ export class RecordsPanel implements vscode.Disposable {
   private disposed = false;
   /** Count of selected rows, as the webview last reported it. */
   selectionCount = 0;
+  private readonly gate = new MessageGate((line) => this.deps.log.warn(line));
 
   constructor(
     readonly panel: vscode.WebviewPanel,
@@ -220,12 +222,9 @@ export class RecordsPanel implements vscode.Disposable {
 
   /** Every message from the webview is untrusted: validated, and ignored (logged) when invalid. */
   async handleMessage(raw: unknown): Promise<void> {
-    const parsed = webviewMessageSchema.safeParse(raw);
-    if (!parsed.success) {
-      const type = raw && typeof raw === 'object' && typeof (raw as { type?: unknown }).type === 'string' ? (raw as { type: string }).type.slice(0, 40) : typeof raw;
-      this.deps.log.warn(`ignored an invalid message from the records panel (type ${JSON.stringify(type)}): ${parsed.error.issues.slice(0, 3).map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`);
-      return;
-    }
+    const refused = this.gate.precheck(raw, this.rows.length);
+    const parsed = refused === undefined ? webviewMessageSchema.safeParse(raw) : undefined;
+    if (!parsed?.success) return this.gate.ignored(raw, parsed?.error.issues ?? refused!);
     const m = parsed.data;
     try {
       await this.dispatch(m);

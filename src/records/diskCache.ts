@@ -235,15 +235,20 @@ function parseHeader(line: string, accountId: string, organizationId: string, s:
   return h as unknown as Header;
 }
 
-/** Enough of a shape check that consumers never trip over a damaged line. */
+/**
+ * Enough of a shape check that consumers never trip over a damaged line: every field of the
+ * type DmarcRecord says (the panel's row encoder reads each of them, and each DKIM entry's).
+ */
 function isStoredRecord(r: unknown): r is DmarcRecord {
-  return isObject(r)
-    && typeof r.dateMs === 'number'
+  if (!isObject(r)) return false;
+  for (const k of STRING_FIELDS) if (typeof r[k] !== 'string') return false;
+  for (const k of OPTIONAL_STRING_FIELDS) if (r[k] !== undefined && r[k] !== null && typeof r[k] !== 'string') return false;
+  return typeof r.dateMs === 'number'
     && typeof r.emails === 'number'
-    && typeof r.source === 'string'
-    && typeof r.ipAddress === 'string'
-    && typeof r.date === 'string'
-    && Array.isArray(r.rdns)
-    && Array.isArray(r.dkims)
+    && Array.isArray(r.rdns) && r.rdns.every((n) => typeof n === 'string')
+    && Array.isArray(r.dkims) && r.dkims.every((d) => isObject(d) && typeof d.selector === 'string' && typeof d.domain === 'string' && typeof d.result === 'string')
     && isObject(r.raw);
 }
+
+const STRING_FIELDS = ['source', 'reporter', 'visibleFrom', 'returnPath', 'ipAddress', 'category', 'date', 'dmarc', 'alignedSpf', 'alignedDkim', 'spf'] as const;
+const OPTIONAL_STRING_FIELDS = ['to', 'ipCountryCode', 'reportId'] as const;

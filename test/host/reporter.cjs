@@ -1,7 +1,7 @@
 // One mocha reporter for every layer. It writes through a function given to it (stdout in Node,
 // a log file inside the VS Code extension host, where stdout reaches no one) and saves the
-// counts as JSON for test/run.mjs to total. A pending (skipped) test counts as a failure: the
-// project allows no skipped tests.
+// counts as JSON for test/run.mjs to total, with the hostile suite's figures beside them. A
+// pending (skipped) test counts as a failure: the project allows no skipped tests.
 'use strict';
 const fs = require('node:fs');
 
@@ -44,10 +44,20 @@ function createReporter(Mocha, { layer, write, resultsFile }) {
         const failed = failures.length + pending;
         write('');
         write(`${layer}: ${passed} passed, ${failed} failed`);
-        if (resultsFile) fs.writeFileSync(resultsFile, JSON.stringify({ layer, passed, failed }));
+        if (resultsFile) {
+          fs.writeFileSync(resultsFile, JSON.stringify({ layer, passed, failed }));
+          // The hostile suite's figures (test/hostile/figures.ts), when this layer ran any.
+          const hostile = globalThis.__dmarcHostileFigures;
+          if (hostile) fs.writeFileSync(hostileFile(resultsFile), JSON.stringify(hostile));
+        }
       });
     }
   };
 }
 
-module.exports = { createReporter };
+/** Where a layer's hostile figures go: beside its results (`unit.json` → `unit.hostile.json`). */
+function hostileFile(resultsFile) {
+  return resultsFile.replace(/(\.json)?$/, '.hostile.json');
+}
+
+module.exports = { createReporter, hostileFile };

@@ -541,9 +541,12 @@ describe('api client over HTTP', () => {
       for (const h of ['example.com', '128.0.0.1', '10.0.0.1', '::2', '::ffff:7f00:1', 'localhost.example', '127.0.0.1.nip.io', '']) assert.ok(!isLoopbackHost(h), h);
     });
 
-    it('follows a redirect on the same host, refuses one to another host without sending the key there', async () => {
-      const same = await miniServer((req, res) => {
-        res.writeHead(301, { location: `${server.url}${req.url}` }).end();
+    it('follows a redirect on the same host and port, refuses one to another host or port without sending the key there', async () => {
+      const same = await miniServer(async (req, res) => {
+        if (!req.url!.startsWith('/moved/')) return void res.writeHead(301, { location: `/moved${req.url}` }).end();
+        // The moved path answers with what the API server answers (the key passed on as it came).
+        const r = await fetch(`${server.url}${req.url!.slice('/moved'.length)}`, { headers: { authorization: String(req.headers.authorization) } });
+        res.writeHead(r.status, { 'content-type': r.headers.get('content-type') ?? '' }).end(Buffer.from(await r.arrayBuffer()));
       });
       try {
         const res = await fetchDmarcRecords(query({ baseUrl: same.url }), FAST);
@@ -553,6 +556,15 @@ describe('api client over HTTP', () => {
         await same.close();
       }
       server.resetRequests();
+      // Another port of the same machine is another server, maybe anyone's (issue 14).
+      const port = await miniServer((req, res) => void res.writeHead(307, { location: `${server.url}${req.url}` }).end());
+      try {
+        const e = await expectApiError(fetchDmarcRecords(query({ baseUrl: port.url }), FAST), 'not-found');
+        assert.match(e.message, new RegExp(`redirected to 127\\.0\\.0\\.1:${server.port}`));
+        assert.equal(server.requests.length, 0, 'the key never reached the other port');
+      } finally {
+        await port.close();
+      }
       const other = await miniServer((req, res) => {
         res.writeHead(302, { location: `http://localhost:${server.port}${req.url}` }).end();
       });

@@ -1,10 +1,12 @@
-// Hostile report files: each safety rule of issue 13 as a test.
+// Hostile report files: each safety rule of issue 13 as a test. Part of the hostile suite
+// (issue 14): each test counts as files tried in its figures.
 import { strict as assert } from 'node:assert';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import * as zlib from 'node:zlib';
 import { gzipSync, zipSync } from 'fflate';
 import { rawZip, read, readOne, recordXml, reportXml, utf8 } from './importHelpers';
+import { tried } from '../hostile/figures';
 
 const MB = 1024 * 1024;
 
@@ -31,8 +33,9 @@ function zipOf(name: string, deflated: Uint8Array, size: number): Uint8Array {
   return rawZip({ name, body: deflated, method: 8, crc: 0, size, descriptor: false });
 }
 
-describe('import: safety', function () {
+describe('hostile: import safety (report files)', function () {
   this.timeout(60_000);
+  beforeEach(() => tried('files'));
 
   describe('entities', () => {
     it('entity declarations are refused (no expansion: billion laughs)', async () => {
