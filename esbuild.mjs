@@ -8,6 +8,9 @@ const args = new Set(process.argv.slice(2));
 const production = args.has('--production');
 const watch = args.has('--watch');
 const tests = args.has('--tests');
+// Only the API server's CLI, which a unit test starts: the mutation run's build (its tests run
+// from TypeScript), done in a sandbox before node_modules is linked in (CONTRIBUTING.md).
+const cliOnly = args.has('--server-cli');
 
 /** Prints errors in the `file:line:col: error: text` shape that VS Code's $esbuild-watch problem matcher reads. */
 const problemMatcher = {
@@ -46,7 +49,7 @@ function findFiles(dir, re) {
   return out;
 }
 
-const configs = [
+const shipped = [
   {
     ...common,
     entryPoints: ['src/extension.ts'],
@@ -66,17 +69,20 @@ const configs = [
   },
 ];
 
-if (tests) {
+const configs = cliOnly ? [] : shipped;
+if (tests || cliOnly) {
   configs.push({
     ...common,
     sourcemap: true,
     minify: false,
-    entryPoints: [
-      ...findFiles('test', /\.test\.ts$/),
-      ...['test/suite/index.ts'],
-      ...findFiles('test/server', /^cli\.ts$/),
-      ...findFiles('test/bench', /\.ts$/),
-    ],
+    entryPoints: cliOnly
+      ? ['test/server/cli.ts']
+      : [
+          ...findFiles('test', /\.test\.ts$/),
+          ...['test/suite/index.ts'],
+          ...findFiles('test/server', /^cli\.ts$/),
+          ...findFiles('test/bench', /\.ts$/),
+        ],
     outdir: 'dist-test',
     outbase: 'test',
     platform: 'node',
@@ -88,8 +94,10 @@ if (tests) {
 
 // Codicons for the webview: the font and its CSS ship as files (the webview may load nothing
 // from outside localResourceRoots).
-mkdirSync('dist/codicons', { recursive: true });
-for (const f of ['codicon.css', 'codicon.ttf']) copyFileSync(`node_modules/@vscode/codicons/dist/${f}`, `dist/codicons/${f}`);
+if (!cliOnly) {
+  mkdirSync('dist/codicons', { recursive: true });
+  for (const f of ['codicon.css', 'codicon.ttf']) copyFileSync(`node_modules/@vscode/codicons/dist/${f}`, `dist/codicons/${f}`);
+}
 
 if (watch) {
   const contexts = await Promise.all(configs.map((c) => esbuild.context(c)));
