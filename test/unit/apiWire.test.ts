@@ -7,7 +7,7 @@ import * as http from 'node:http';
 import * as zlib from 'node:zlib';
 import { fetchDmarcRecords, utcDayRange, type ClientOptions, type FetchResult } from '../../src/api';
 import { DAY_MS, ORGANIZATIONS, generateDay, type WireRow } from '../server/data';
-import { API_PATH, startApiServer, type ApiServer, type Faults } from '../server/server';
+import { API_PATH, parseFaults, startApiServer, type ApiServer, type Faults } from '../server/server';
 import { CONTENT_ENCODINGS, DATE_SPELLINGS, type DateSpelling } from '../server/wireVariants';
 import { assertRecordsMatch } from './recordMapping';
 
@@ -206,6 +206,24 @@ describe('api client over HTTP: wire variants', () => {
         if (!want) assert.equal(bytes[0], '{'.charCodeAt(0), accept);
       }
     });
+  });
+
+  it('the variants are named in a faults spec too (CLI --fault, ?faults=, a /_faults/ base URL)', async () => {
+    assert.deepEqual(parseFaults('dateSpelling=lowercase,contentEncoding=br,fromDiffers=0.5,nullOptionals,emailsString=0.1'), {
+      dateSpelling: 'lowercase', contentEncoding: 'br', fromDiffers: 0.5, nullOptionals: true, emailsString: 0.1,
+    });
+    assert.throws(() => parseFaults('dateSpelling=sideways'), /dateSpelling.*mixed, offset/);
+    assert.throws(() => parseFaults('contentEncoding=zstd'), /contentEncoding.*gzip, deflate, br/);
+    // The extension pointed at a misbehaving server: only the base URL says so.
+    const res = await fetchDmarcRecords({ baseUrl: `${server.url}/_faults/dateSpelling=offset,contentEncoding=deflate`, apiKey: KEY, organizationId: 'acme', ...range() }, FAST);
+    clean(res);
+    const gen = generated();
+    assert.equal(res.records.length, gen.length);
+    res.records.forEach((r, i) => {
+      assert.match(r.date, SPELLED.offset);
+      assert.equal(r.dateMs, Date.parse(gen[i]!.date));
+    });
+    assert.equal(server.requests.at(-1)?.contentEncoding, 'deflate');
   });
 
   it('reads every variant at once: mixed dates, from, nulls, a lone rDNS string, Brotli', async () => {
