@@ -9,6 +9,9 @@ const args = new Set(process.argv.slice(2));
 const production = args.has('--production');
 const watch = args.has('--watch');
 const tests = args.has('--tests');
+// Only the API server's CLI, which a unit test starts: the mutation run's build (its tests run
+// from TypeScript), done in a sandbox before node_modules is linked in (CONTRIBUTING.md).
+const cliOnly = args.has('--server-cli');
 
 /** Prints errors in the `file:line:col: error: text` shape that VS Code's $esbuild-watch problem matcher reads. */
 const problemMatcher = {
@@ -47,7 +50,7 @@ function findFiles(dir, re) {
   return out;
 }
 
-const configs = [
+const shipped = [
   {
     ...common,
     entryPoints: ['src/extension.ts'],
@@ -67,17 +70,20 @@ const configs = [
   },
 ];
 
-if (tests) {
+const configs = cliOnly ? [] : shipped;
+if (tests || cliOnly) {
   configs.push({
     ...common,
     sourcemap: true,
     minify: false,
-    entryPoints: [
-      ...findFiles('test', /\.test\.ts$/),
-      ...['test/suite/index.ts'],
-      ...findFiles('test/server', /^cli\.ts$/),
-      ...findFiles('test/bench', /\.ts$/),
-    ],
+    entryPoints: cliOnly
+      ? ['test/server/cli.ts']
+      : [
+          ...findFiles('test', /\.test\.ts$/),
+          ...['test/suite/index.ts'],
+          ...findFiles('test/server', /^cli\.ts$/),
+          ...findFiles('test/bench', /\.ts$/),
+        ],
     outdir: 'dist-test',
     outbase: 'test',
     platform: 'node',
@@ -89,7 +95,7 @@ if (tests) {
 
 // Codicons for the webview: the font and its CSS ship as files (the webview may load nothing
 // from outside localResourceRoots), cut down to the glyphs the webview names (tools/codicons.mjs).
-await writeCodicons('dist/codicons');
+if (!cliOnly) await writeCodicons('dist/codicons');
 
 if (watch) {
   const contexts = await Promise.all(configs.map((c) => esbuild.context(c)));

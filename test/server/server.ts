@@ -17,11 +17,13 @@
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DAY_MS, DEFAULT_KEYS, HISTORY_DAYS, ORGANIZATIONS, Rng, generateDay, hashSeed, type Organization, type WireRow } from './data';
+import { WIRE_FAULT_NAMES, applyWireVariants, bodySink, chooseEncoding, parseWireFault, type WireFaults } from './wireVariants';
 
 /** When a failure fault fires: always (`true`), for the first N requests, and/or every Nth. */
 export type Schedule = boolean | { first?: number; every?: number };
 
-export interface Faults {
+/** Failure modes, plus the legal wire variants of wireVariants.ts. */
+export interface Faults extends WireFaults {
   /** Answer with a bare array instead of the envelope. */
   bareArray?: boolean;
   /** Share of rows (0..1, true = all) sent with `from` but without `visibleFrom`. */
@@ -104,6 +106,8 @@ export interface RequestLogEntry {
   /** Epoch ms when the request arrived. */
   at: number;
   headers: http.IncomingHttpHeaders;
+  /** The Content-Encoding of a 200 body, when it was compressed. */
+  contentEncoding?: string;
 }
 
 export interface ApiServer {
@@ -150,7 +154,9 @@ export function parseFaults(spec: string): Faults {
     const name = eq < 0 ? part : part.slice(0, eq);
     const value = eq < 0 ? undefined : part.slice(eq + 1);
     if (!FAULT_NAMES.has(name)) throw new Error(`unknown fault "${name}" (known: ${[...FAULT_NAMES].join(', ')})`);
+    const wire = value === undefined ? undefined : parseWireFault(name, value);
     if (value === undefined) f[name] = true;
+    else if (wire !== undefined) f[name] = wire;
     else if (name === 'retryAfter') f[name] = value;
     else if (/^(first|every):\d+$/.test(value)) {
       const [k, n] = value.split(':');
@@ -165,6 +171,7 @@ export function parseFaults(spec: string): Faults {
 const FAULT_NAMES = new Set([
   'bareArray', 'fromOnly', 'rdnsString', 'unknownEnums', 'badRows', 'hostileStrings', 'latencyMs', 'bodyStallMs',
   'error500', 'error400', 'rateLimit', 'retryAfter', 'htmlError', 'truncate', 'reset', 'resetMidBody', 'echoKey',
+  ...WIRE_FAULT_NAMES,
 ]);
 
 function fires(s: Schedule | undefined, n: number): boolean {
@@ -300,24 +307,27 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
     if (!held.includes(orgId)) return sendJson(403, { message: `Forbidden: no access to organization ${orgId}${echo(f)}` });
 
     entry.status = 200;
-    await streamRecords(req, res, organizationFor(orgId), start, end, f, n);
+    const encoding = chooseEncoding(f.contentEncoding, req.headers['accept-encoding']);
+    entry.contentEncoding = encoding;
+    await streamRecords(req, res, organizationFor(orgId), start, end, f, n, encoding);
   }
 
   /** Writes the 200 body row by row in ~64 KB chunks, waiting for 'drain' when the socket is full. */
-  async function streamRecords(req: http.IncomingMessage, res: http.ServerResponse, org: Organization, start: number, end: number, f: Faults, n: number) {
-    res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+  async function streamRecords(req: http.IncomingMessage, res: http.ServerResponse, org: Organization, start: number, end: number, f: Faults, n: number, encoding: WireFaults['contentEncoding']) {
+    res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', vary: 'accept-encoding', ...(encoding ? { 'content-encoding': encoding } : {}) });
     if (req.method === 'HEAD') return void res.end();
     let closed = false;
     res.on('close', () => (closed = true));
+    const { out, flush: flushEncoder } = bodySink(res, encoding);
     const write = async (s: string): Promise<void> => {
-      if (closed || res.write(s)) return;
+      if (closed || out.write(s)) return;
       await new Promise<void>((resolve) => {
         const done = () => {
-          res.off('drain', done);
+          out.off('drain', done);
           res.off('close', done);
           resolve();
         };
-        res.on('drain', done);
+        out.on('drain', done);
         res.on('close', done);
       });
     };
@@ -332,7 +342,7 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
       if (truncate) {
         // A truncated body must be cut mid-JSON: send only the first half of the first chunk.
         written += chunk.length;
-        res.end(chunk.slice(0, Math.max(1, Math.floor(chunk.length / 2))));
+        out.end(chunk.slice(0, Math.max(1, Math.floor(chunk.length / 2))));
         closed = true;
         return;
       }
@@ -340,6 +350,7 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
       written += chunk.length;
       chunk = '';
       if (++chunks === 1) {
+        await flushEncoder();
         if (resetMid) {
           await sleep(20);
           req.socket.destroy();
@@ -374,13 +385,14 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
     }
     chunk += f.bareArray ? ']' : ']}';
     await flush();
-    if (!closed) res.end();
+    if (!closed) out.end();
   }
 
   function applyRowFaults(row: WireRow, f: Faults, r: Rng, i: number): unknown {
     if (f.badRows && r.chance(share(f.badRows))) return badRow(row, r);
     const out: Record<string, unknown> = row as unknown as Record<string, unknown>;
     if (f.fromOnly && r.chance(share(f.fromOnly))) delete out.visibleFrom;
+    applyWireVariants(out, f, r);
     if (f.rdnsString && r.chance(share(f.rdnsString))) out.rdns = row.rdns[0] ?? '';
     if (f.unknownEnums && r.chance(share(f.unknownEnums))) {
       const which = r.int(0, 5);

@@ -16,9 +16,9 @@ import {
   type ClientOptions,
   type RequestSummary,
   type RecordsQuery,
-  type DmarcRecord,
 } from '../../src/api';
 import { parseRecordsBody } from '../../src/api/body';
+import { assertRecordsMatch } from './recordMapping';
 import { DAY_MS, ORGANIZATIONS, generateDay } from '../server/data';
 import { BAD_REQUEST_MESSAGE, HOSTILE_STRINGS, startApiServer, type ApiServer } from '../server/server';
 
@@ -55,34 +55,6 @@ async function miniServer(handler: http.RequestListener): Promise<{ url: string;
     hits,
     close: () => new Promise<void>((r) => { s.close(() => r()); s.closeAllConnections(); }),
   };
-}
-
-/**
- * The record a wire row must become, written from the contract (§2) independently of
- * src/api/schema.ts: every field copied under its own name, optional ones only when sent, a lone
- * rDNS string as a one-element list ('' as none), the date's instant, and the row itself as raw.
- */
-const RECORD_FIELDS = ['source', 'reporter', 'visibleFrom', 'returnPath', 'to', 'ipAddress', 'ipCountryCode', 'rdns', 'emails', 'category', 'date', 'dateMs', 'dmarc', 'alignedSpf', 'alignedDkim', 'spf', 'dkims', 'reportId', 'raw'] as const;
-function expectedRecord(w: Record<string, unknown>): Record<(typeof RECORD_FIELDS)[number], unknown> {
-  const rdns = w.rdns;
-  return {
-    source: w.source, reporter: w.reporter, visibleFrom: w.visibleFrom, returnPath: w.returnPath, to: w.to ?? undefined,
-    ipAddress: w.ipAddress, ipCountryCode: w.ipCountryCode ?? undefined, rdns: typeof rdns === 'string' ? (rdns ? [rdns] : []) : rdns,
-    emails: w.emails, category: w.category, date: w.date, dateMs: Date.parse(String(w.date)), dmarc: w.dmarc,
-    alignedSpf: w.alignedSpf, alignedDkim: w.alignedDkim, spf: w.spf,
-    dkims: (w.dkims as Record<string, unknown>[]).map((d) => ({ selector: d.selector, domain: d.domain, result: d.result })),
-    reportId: w.reportId ?? undefined, raw: w,
-  };
-}
-
-/** Every field of every record equals the independent mapping of its wire row; no field beyond them. */
-function assertRecordsMatch(records: readonly DmarcRecord[], wire: readonly Record<string, unknown>[]): void {
-  assert.equal(records.length, wire.length);
-  records.forEach((r, i) => {
-    const want = expectedRecord(wire[i]!);
-    for (const f of RECORD_FIELDS) assert.deepStrictEqual((r as unknown as Record<string, unknown>)[f], want[f], `row ${i}: ${f}`);
-    assert.deepEqual(Object.keys(r).filter((k) => !(RECORD_FIELDS as readonly string[]).includes(k)), [], `row ${i}: no other field`);
-  });
 }
 
 describe('api client over HTTP', () => {
@@ -175,6 +147,7 @@ describe('api client over HTTP', () => {
       assert.deepEqual(req.query, { organizationId: 'acme', startDate: `${DAY}T00:00:00.000Z`, endDate: `${DAY}T23:59:59.999Z` });
       assert.equal(req.headers.authorization, `Bearer ${KEY}`);
       assert.equal(req.headers.accept, 'application/json');
+      assert.equal(req.headers['accept-encoding'], 'gzip, deflate, br');
       assert.equal(req.headers['user-agent'], USER_AGENT);
       assert.match(USER_AGENT, /^dmarc-explorer\/\d+\.\d+\.\d+/);
     });

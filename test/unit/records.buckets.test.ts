@@ -206,10 +206,20 @@ describe('records: buckets (UTC)', () => {
     assert.throws(() => customBucket(new Date(NaN), '2026-03-01', now), RangeError);
   });
 
+  it('a custom bucket is identified by its days, zero-padded, and says which bound is not a date', () => {
+    const now = new Date('2026-11-21T12:00:00Z');
+    assert.equal(customBucket('2026-01-05', '2026-10-10', now).id, 'custom:2026-01-05..2026-10-10');
+    assert.equal(customBucket(new Date('2026-09-09T23:00:00Z'), '2026-11-11', now).id, 'custom:2026-09-09..2026-11-11');
+    assert.throws(() => customBucket('2026-02-30', '2026-03-01', now), /^RangeError: The start date is not a valid YYYY-MM-DD date\.$/);
+    assert.throws(() => customBucket('2026-03-01', 'soon', now), /^RangeError: The end date is not a valid YYYY-MM-DD date\.$/);
+    assert.throws(() => customBucket('2026-03-02', '2026-03-01', now), /^RangeError: The start date is after the end date\.$/);
+  });
+
   it('parseUtcDay accepts only real YYYY-MM-DD dates', () => {
     assert.equal(parseUtcDay('2028-02-29')!.toISOString(), '2028-02-29T00:00:00.000Z');
     assert.equal(parseUtcDay(' 2026-01-31 ')!.toISOString(), '2026-01-31T00:00:00.000Z');
-    for (const bad of ['2026-02-29', '2026-13-01', '2026-00-10', '2026-1-1', '26-01-01', '2026-01-01T00:00:00Z', '', 'nope']) {
+    // 0050 would be read as 1950 by Date.UTC: only the year check refuses it.
+    for (const bad of ['2026-02-29', '2026-13-01', '2026-00-10', '2026-1-1', '26-01-01', '2026-01-01T00:00:00Z', '', 'nope', '0050-01-01', 'x2026-01-01']) {
       assert.equal(parseUtcDay(bad), undefined, bad);
     }
   });

@@ -129,6 +129,40 @@ describe('records: RecordStore (memory)', () => {
     store = new RecordStore({ fetch: api.fetch, now: () => now });
   });
 
+  it('holds ranges while their rows are at most maxRecords, then drops the oldest first, only as many as needed', async () => {
+    const day = (n: number) => ({ s: new Date(oct.start.getTime() + n * DAY_MS), e: new Date(oct.start.getTime() + (n + 1) * DAY_MS - 1) });
+    const sizes: number[] = [];
+    for (let i = 0; i < 4; i++) sizes.push((await store.get(scope, day(i).s, day(i).e)).records.length);
+    const max = sizes[0]! + sizes[1]! + sizes[2]!;
+    const logs: string[] = [];
+    const capped = new RecordStore({ fetch: api.fetch, now: () => now, maxRecords: max, log: (l) => logs.push(l) });
+    for (let i = 0; i < 3; i++) await capped.get(scope, day(i).s, day(i).e);
+    assert.deepEqual(logs, [], 'exactly at the cap: nothing dropped');
+    await capped.get(scope, day(3).s, day(3).e);
+    // The expected outcome, oldest first, never the newest.
+    const held = [true, true, true, true];
+    let total = max + sizes[3]!;
+    const dropped: string[] = [];
+    for (let i = 0; i < 3 && total > max; i++) {
+      held[i] = false;
+      total -= sizes[i]!;
+      dropped.push(`memory cache: dropped a range of ${sizes[i]} rows (over ${max})`);
+    }
+    assert.ok(dropped.length > 0);
+    assert.deepEqual(logs, dropped);
+    assert.deepEqual([0, 1, 2, 3].map((i) => capped.peek(scope, day(i).s, day(i).e) !== undefined), held);
+  });
+
+  it('a range is a start not after its end: one instant is a range, an inverted one is refused', async () => {
+    const t = new Date(oct.start.getTime() + 5 * DAY_MS);
+    const one = await store.get(scope, t, t);
+    assert.deepEqual(one.records, expectRecords(t, t));
+    assert.deepEqual(store.peek(scope, t, t)?.records, one.records);
+    const before = new Date(t.getTime() - 1);
+    await assert.rejects(store.get(scope, t, before), (e: Error) => e instanceof RangeError && e.message === `Invalid range ${String(t)} – ${String(before)}`);
+    assert.equal(store.peek(scope, t, before), undefined);
+  });
+
   it('drops the oldest ranges from memory past maxRecords, never the newest', async () => {
     const logs: string[] = [];
     const small = new RecordStore({ fetch: api.fetch, now: () => now, maxRecords: 1, log: (l) => logs.push(l) });

@@ -3,6 +3,7 @@
 import { strict as assert } from 'node:assert';
 import { ApiError, fetchDmarcRecords, utcDayRange, type DmarcRecord } from '../../src/api';
 import { RecordStore, type RecordScope } from '../../src/records/recordStore';
+import { sortByDate } from '../../src/records/rangeEntries';
 import { startApiServer, type ApiServer } from '../server/server';
 
 const NOW = new Date('2025-06-15T12:00:00Z');
@@ -107,7 +108,6 @@ describe('record store: rows while they arrive', () => {
 
 describe('record store: sorting a large range by date', () => {
   it('sorts by date, ties in their order, exactly as one stable sort, in runs merged without holding the event loop', async () => {
-    const { sortByDate } = await import('../../src/records/rangeEntries');
     let seed = 7;
     const rnd = (n: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
     const rows = Array.from({ length: 200_003 }, (_, i) => ({ dateMs: rnd(5000) * 1000, i }) as unknown as DmarcRecord);

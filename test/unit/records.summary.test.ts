@@ -164,6 +164,28 @@ describe('records: summaries', () => {
     assert.equal(got.reduce((a, s) => a + s.emails, 0), summarize(records).emails);
   });
 
+  it('ties in emails are ordered by name (sources) and by address (IPs); an IP keeps the first country it was seen with', () => {
+    const [base] = makeRecords(1);
+    const row = (source: string, ipAddress: string, emails: number, ipCountryCode?: string): DmarcRecord => ({ ...base!, source, ipAddress, emails, ipCountryCode });
+    const got = bySource([
+      row('Zeta', '192.0.2.9', 5), row('Alpha', '192.0.2.7', 2), row('Alpha', '192.0.2.1', 2, 'DE'), row('Mid', '192.0.2.3', 5),
+      row('Alpha', '192.0.2.7', 1, 'US'), row('Alpha', '192.0.2.7', 1, 'FR'), row('Alpha', '192.0.2.7', 0), row('Beta', '192.0.2.2', 4),
+    ]);
+    assert.deepEqual(got.map((s) => [s.source, s.emails]), [['Alpha', 6], ['Mid', 5], ['Zeta', 5], ['Beta', 4]]);
+    assert.deepEqual(got[0]!.ips.map((ip) => [ip.ipAddress, ip.emails, ip.ipCountryCode]), [['192.0.2.7', 4, 'US'], ['192.0.2.1', 2, 'DE']]);
+    const tied = bySource([row('S', '192.0.2.20', 3), row('S', '192.0.2.10', 3), row('S', '192.0.2.30', 3)]);
+    assert.deepEqual(tied[0]!.ips.map((ip) => ip.ipAddress), ['192.0.2.10', '192.0.2.20', '192.0.2.30']);
+    // Already in order and in reverse: a comparator that always answers "before", "after" or
+    // "same" keeps one of the two out of order.
+    const names = ['A', 'B', 'C', 'D', 'E'];
+    for (const order of [names, [...names].reverse()]) {
+      const got = bySource(order.map((n, i) => row(n, `192.0.2.${i + 1}`, 1)));
+      assert.deepEqual(got.map((x) => x.source), names, order.join(''));
+      const ips = bySource(order.map((n) => row('S', `192.0.2.${n.charCodeAt(0)}`, 1)))[0]!.ips.map((x) => x.ipAddress);
+      assert.deepEqual(ips, names.map((n) => `192.0.2.${n.charCodeAt(0)}`), order.join(''));
+    }
+  });
+
   it('an IP with many rDNS names lists each once, in first-seen order', () => {
     const [base] = makeRecords(1);
     const rows: DmarcRecord[] = [];

@@ -90,6 +90,14 @@ describe('rows chunk codec (host → webview)', () => {
     assert.throws(() => decodeChunk(new Uint8Array(64)), /unknown format/);
     assert.throws(() => decodeChunk(bytes.subarray(0, bytes.byteLength - 16)), /cut short/);
     assert.throws(() => decodeChunk(new TextEncoder().encode(JSON.stringify([['a']]).padEnd(80))), /unknown format/);
+    // The right magic number with another version (the second header word), and the other way round.
+    for (const word of [1, 0]) {
+      const other = bytes.slice();
+      new Uint32Array(other.buffer, 0, 2)[word]! ^= 1;
+      assert.throws(() => decodeChunk(other), /^Error: a rows chunk has an unknown format$/, `header word ${word}`);
+    }
+    // Cut anywhere inside its sections (not only at the end), it says so rather than reading past.
+    for (const cut of [40, 48, 64, 100]) assert.throws(() => decodeChunk(bytes.slice(0, cut)), /cut short|too short/, `${cut} bytes`);
   });
 
   it('a record goes into the chunk field by field as toTuple has it, and the webview store reads the same cells from both', () => {

@@ -347,7 +347,8 @@ describe('local API server', () => {
 
   describe('CLI', function () {
     this.timeout(15_000);
-    const cli = join(__dirname, '..', 'server', 'cli.js');
+    // The bundled CLI (dist-test/server), from the bundled tests and from their sources alike.
+    const cli = join(__dirname, '..', '..', 'dist-test', 'server', 'cli.js');
 
     function run(args: string[]) {
       const child = spawn(process.execPath, [cli, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });

@@ -39,8 +39,12 @@ describe('records: SummaryText (tree wording)', () => {
       [0.075, '7.5%'],
       [0.05, '5%'],
       [0.001, '0.1%'],
+      [0.0005, '0.1%'], // the "<0.1%" bound is exclusive
       [0.0004, '<0.1%'],
       [0, '0%'],
+      // Out of range (a summary of rows whose counts disagree): clamped, never "120%" or "-5%".
+      [1.2, '100%'],
+      [-0.05, '0%'],
     ];
     assert.deepEqual(cases.map(([r]) => [r, text.percent(r)]), cases);
     // The records panel writes every rate and share the same way (its summary, groups, trend).

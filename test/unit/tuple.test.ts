@@ -83,6 +83,25 @@ describe('DKIM alignment with Header From (relaxed)', () => {
     assert.ok(!domainsAlign('example.com', '  '));
   });
 
+  // The lookup cache is keyed by the text as sent and lives as long as the process (across test
+  // runs too): each check here asks with a text not asked before, so the answer is computed.
+  let spaces = 0;
+  const unseen = (d: string) => `${d}${' '.repeat(++spaces)}`;
+
+  it('normalises case, surrounding spaces and one trailing dot; ICANN suffixes only', () => {
+    assert.equal(organizationalDomain(unseen(' Mail.Example.COM.')), 'example.com');
+    assert.equal(organizationalDomain(unseen('Example.COM.')), 'example.com');
+    assert.equal(organizationalDomain(unseen('EXAMPLE.co.UK')), 'example.co.uk');
+    // blogspot.com is on the list's private section, which RFC 7489's organizational domain ignores.
+    assert.equal(organizationalDomain(unseen('news.a.blogspot.com')), 'blogspot.com');
+    assert.ok(domainsAlign(unseen('x.a.blogspot.com'), unseen('y.b.blogspot.com')));
+    assert.equal(organizationalDomain(unseen('localhost')), 'localhost', 'no organizational domain: the name itself');
+  });
+
+  it('an empty or blank domain aligns with nothing, not even another empty one', () => {
+    for (const [a, b] of [['', ''], [' ', '  '], ['', 'example.com'], ['example.com', ' ']]) assert.equal(domainsAlign(unseen(a!), unseen(b!)), false, `"${a}" "${b}"`);
+  });
+
   it('is yes when any signature aligns, no when none does, empty without signatures', () => {
     assert.equal(dkimAlignment('example.com', ['mcsv.net', 'bounce.example.com']), 'yes');
     assert.equal(dkimAlignment('example.com', ['mcsv.net']), 'no');

@@ -1,0 +1,115 @@
+// The on-disk records cache (src/records/diskCache.ts) on its own: what it reads back, which
+// damaged files it refuses (and removes, saying why), and which cached range it picks.
+import { strict as assert } from 'node:assert';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { normaliseRow } from '../../src/api/schema';
+import type { DmarcRecord, FetchResult } from '../../src/api/types';
+import { DiskCache } from '../../src/records/diskCache';
+import { ORGANIZATIONS, generateDay } from '../server/data';
+
+const ACME = ORGANIZATIONS.find((o) => o.id === 'acme')!;
+const rows: DmarcRecord[] = generateDay(ACME, Date.parse('2025-06-10') / 86_400_000, 1).slice(0, 3).map((w) => {
+  const r = normaliseRow(JSON.parse(JSON.stringify(w)));
+  if (!('record' in r)) throw new Error(r.reason);
+  return r.record;
+});
+const result: FetchResult = {
+  records: rows,
+  warnings: [{ field: 'category', value: 'spoofed', count: 1, firstIndex: 0, message: 'm' }],
+  rejected: { count: 2, samples: [{ index: 4, reason: 'r' }] },
+};
+
+describe('records: the disk cache on its own', () => {
+  let base: string;
+  let cache: DiskCache;
+  let logs: string[];
+  beforeEach(() => {
+    base = mkdtempSync(join(tmpdir(), 'dmarc-disk-'));
+    logs = [];
+    cache = new DiskCache(base, { log: (l) => logs.push(l) });
+  });
+  afterEach(() => rmSync(base, { recursive: true, force: true }));
+
+  const file = (s: number, e: number) => join(cache.dir, cache.fileName('acc', 'org', s, e));
+  /** Rewrites the stored file of [s, e]: its header object and its record lines. */
+  function damage(s: number, e: number, edit: (header: Record<string, unknown>, lines: string[]) => unknown): void {
+    const [head, ...lines] = readFileSync(file(s, e), 'utf8').split('\n');
+    const header = JSON.parse(head!) as Record<string, unknown>;
+    const out = edit(header, lines);
+    writeFileSync(file(s, e), `${JSON.stringify(out === undefined ? header : out)}\n${lines.join('\n')}`);
+  }
+
+  it('reads back exactly what it stored, blank lines ignored', async () => {
+    await cache.write('acc', 'org', 0, 100, result, 1234);
+    const got = await cache.read('acc', 'org', 0, 100);
+    assert.deepEqual(got, { start: 0, end: 100, fetchedAt: 1234, result: JSON.parse(JSON.stringify(result)) });
+    writeFileSync(file(0, 100), readFileSync(file(0, 100), 'utf8').replace('\n', '\n\n') + '\n\n');
+    assert.equal((await cache.read('acc', 'org', 0, 100))?.result.records.length, 3);
+    assert.equal(await cache.read('acc', 'org', 0, 101), undefined, 'another range');
+    assert.equal(await cache.read('acc', 'other', 0, 100), undefined, 'another organization');
+  });
+
+  const headerCases: [string, (h: Record<string, unknown>) => unknown, string][] = [
+    ['another format', (h) => void (h.format = 'something-else'), 'not a records cache file'],
+    ['an array', () => [], 'not a records cache file'],
+    ['null', () => null, 'not a records cache file'],
+    ['another version', (h) => void (h.version = 99), 'format version 99'],
+    ['another account', (h) => void (h.accountId = 'x'), 'header does not match the file name'],
+    ['another organization', (h) => void (h.organizationId = 'x'), 'header does not match the file name'],
+    ['another start', (h) => void (h.start = 1), 'header does not match the file name'],
+    ['another end', (h) => void (h.end = 99), 'header does not match the file name'],
+    ['fetchedAt as text', (h) => void (h.fetchedAt = '1234'), 'malformed header'],
+    ['count as text', (h) => void (h.count = '3'), 'malformed header'],
+    ['warnings not a list', (h) => void (h.warnings = {}), 'malformed header'],
+    ['rejected not an object', (h) => void (h.rejected = [2]), 'malformed header'],
+    ['rejected.count as text', (h) => void (h.rejected = { count: '2', samples: [] }), 'malformed header'],
+    ['rejected.samples not a list', (h) => void (h.rejected = { count: 2, samples: 'r' }), 'malformed header'],
+    ['a count the lines do not have', (h) => void (h.count = 4), 'expected 4 records, found 3'],
+  ];
+  for (const [what, edit, reason] of headerCases) {
+    it(`refuses and removes a file whose header has ${what} ("${reason}")`, async () => {
+      await cache.write('acc', 'org', 0, 100, result, 1234);
+      damage(0, 100, (h) => edit(h));
+      assert.equal(await cache.read('acc', 'org', 0, 100), undefined);
+      assert.deepEqual(logs, [`disk cache: discarding unreadable ${cache.fileName('acc', 'org', 0, 100)}: ${reason}`]);
+      assert.deepEqual(readdirSync(cache.dir), [], 'removed');
+    });
+  }
+
+  it('refuses a file with a damaged record line, naming the line; and an empty file', async () => {
+    for (const [field, value] of [['dateMs', '1'], ['emails', '1'], ['source', 1], ['ipAddress', 1], ['date', 1], ['rdns', 'x'], ['dkims', {}], ['raw', []]] as const) {
+      await cache.write('acc', 'org', 0, 100, result, 1234);
+      damage(0, 100, (_h, lines) => void (lines[1] = JSON.stringify({ ...JSON.parse(lines[1]!), [field]: value })));
+      logs.length = 0;
+      assert.equal(await cache.read('acc', 'org', 0, 100), undefined, field);
+      assert.deepEqual(logs, [`disk cache: discarding unreadable ${cache.fileName('acc', 'org', 0, 100)}: bad record at line 3`], field);
+    }
+    await cache.write('acc', 'org', 0, 100, result, 1234);
+    writeFileSync(file(0, 100), '');
+    logs.length = 0;
+    assert.equal(await cache.read('acc', 'org', 0, 100), undefined);
+    assert.deepEqual(logs, [`disk cache: discarding unreadable ${cache.fileName('acc', 'org', 0, 100)}: empty file`]);
+  });
+
+  it('finds the narrowest readable cached range containing the one asked for', async () => {
+    await cache.write('acc', 'org', 0, 1000, { ...result, records: rows.slice(0, 1) }, 1);
+    await cache.write('acc', 'org', 2000, 2100, result, 1);
+    await cache.write('acc', 'org', 10, 500, { ...result, records: rows.slice(0, 2) }, 2);
+    assert.deepEqual((await cache.findCovering('acc', 'org', 20, 30))!.result.records, JSON.parse(JSON.stringify(rows.slice(0, 2))), 'the narrower one');
+    assert.equal((await cache.findCovering('acc', 'org', 5, 30))?.end, 1000, 'only the wide one contains 5..30');
+    assert.equal(await cache.findCovering('acc', 'org', 900, 2050), undefined);
+    assert.equal(await cache.findCovering('acc', 'other', 20, 30), undefined);
+    damage(10, 500, (h) => void (h.count = 9));
+    assert.equal((await cache.findCovering('acc', 'org', 20, 30))?.end, 1000, 'the narrow one is damaged: the next one');
+  });
+
+  it('storing a range removes the cached ranges inside it (bounds included), not those overlapping it', async () => {
+    for (const [s, e] of [[10, 20], [0, 50], [50, 100], [40, 60], [99, 150]]) await cache.write('acc', 'org', s!, e!, result, 1);
+    await cache.write('acc', 'other', 10, 20, result, 1);
+    await cache.write('acc', 'org', 0, 100, result, 2);
+    const left = readdirSync(cache.dir).sort();
+    assert.deepEqual(left, [cache.fileName('acc', 'org', 0, 100), cache.fileName('acc', 'org', 99, 150), cache.fileName('acc', 'other', 10, 20)].sort());
+  });
+});
