@@ -17,6 +17,7 @@ describe('date range input', () => {
     assert.equal(parseBound('2026-11-01T08:00:00-0530', 'start')?.toISOString(), '2026-11-01T13:30:00.000Z');
     assert.equal(parseBound('2026-11-01T08:00:00.5Z', 'start')?.toISOString(), '2026-11-01T08:00:00.500Z');
     assert.equal(parseBound('2026-11-01T08:00:00.12z', 'start')?.toISOString(), '2026-11-01T08:00:00.120Z', 'a lower-case z');
+    assert.equal(parseBound(' 2026-11-01T08:00 ', 'start')?.toISOString(), '2026-11-01T08:00:00.000Z', 'spaces around a date-time');
     assert.equal(parseBound('2026-11-01 23:59:59+0100', 'end')?.toISOString(), '2026-11-01T22:59:59.000Z', 'the last second of a day, a compact offset');
   });
 

@@ -153,6 +153,21 @@ describe('records: RecordStore (memory)', () => {
     assert.deepEqual([0, 1, 2, 3].map((i) => capped.peek(scope, day(i).s, day(i).e) !== undefined), held);
   });
 
+  it('peekRecords gives the held rows of any range inside a held one: all of it, a prefix, a suffix, one instant', async () => {
+    const day = (n: number) => new Date(oct.start.getTime() + n * DAY_MS);
+    const end = new Date(day(3).getTime() - 1);
+    await store.get(scope, day(0), end);
+    const rowsOf = (a: Date, b: Date) => store.peekRecords(scope, a, b)?.map((r) => r.dateMs);
+    const want = (a: Date, b: Date) => expectRecords(a, b).map((r) => r.dateMs);
+    assert.deepEqual(rowsOf(day(0), end), want(day(0), end));
+    assert.deepEqual(rowsOf(day(1), end), want(day(1), end), 'a suffix');
+    assert.deepEqual(rowsOf(day(0), new Date(day(2).getTime() - 1)), want(day(0), new Date(day(2).getTime() - 1)), 'a prefix');
+    assert.deepEqual(rowsOf(day(1), day(1)), want(day(1), day(1)), 'one instant');
+    assert.ok(want(day(1), end).length > 0 && want(day(1), end).length < want(day(0), end).length);
+    assert.equal(store.peekRecords(scope, day(1), day(0)), undefined, 'an inverted range');
+    assert.equal(store.peekRecords(scope, day(0), day(4)), undefined, 'not held');
+  });
+
   it('a range is a start not after its end: one instant is a range, an inverted one is refused', async () => {
     const t = new Date(oct.start.getTime() + 5 * DAY_MS);
     const one = await store.get(scope, t, t);

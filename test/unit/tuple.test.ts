@@ -68,6 +68,8 @@ describe('the row tuple sent to the records panel', () => {
     assert.equal(pairs.get('flag'), 'true');
     assert.equal(pairs.get('nothing'), '');
     assert.equal(pairs.get('long')!.length, 2000);
+    const named = extraFields({ ['k'.repeat(300)]: 'v' });
+    assert.deepEqual(named, ['k'.repeat(200), 'v'], 'a field name is cut at 200 characters');
     for (const known of ['source', 'emails', 'dkims', 'rdns', 'date']) assert.ok(!pairs.has(known), known);
   });
 });
