@@ -20,7 +20,13 @@ export class Persistence {
   identity: PanelIdentity | undefined;
   private timer = 0;
 
-  constructor(private readonly source: () => PersistSource) {}
+  constructor(private readonly source: () => PersistSource) {
+    // A change still waiting for its delay is saved when the page goes away (a window reload
+    // within PERSIST_DELAY_MS of a sort would otherwise come back with the sort before it).
+    window.addEventListener('pagehide', () => {
+      if (this.timer) this.now();
+    });
+  }
 
   private current(): ViewState {
     const src = this.source();
