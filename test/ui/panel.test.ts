@@ -259,6 +259,16 @@ describe('records panel in the browser', () => {
     await f.locator('.row:visible').first().click();
     await f.locator('[data-testid="detail-json"]').waitFor({ state: 'visible' });
     assert.ok((await f.locator('[data-testid="detail-json"]').innerText()).includes('<img src=x onerror=alert(1)>'), 'the JSON detail shows the payload as text');
+    // Tooltips: a cell's title is its text, payload and all (an attribute, never markup).
+    const titles = await f.locator('.row:visible [data-column]').evaluateAll((cells) => cells.map((c) => c.getAttribute('title') ?? ''));
+    assert.ok(titles.some((t) => t.includes('<img src=x onerror=alert(1)>')), 'the payload in a tooltip, as text');
+    // The exported tab: the payloads are the document's text.
+    await f.locator('.row:visible').first().click();
+    await wb.page.keyboard.press('Control+Shift+Alt+J');
+    await wb.page.locator('.tab', { hasText: /dmarc-Hostile-Org-\d+\.json/ }).first().waitFor({ state: 'visible', timeout: 30_000 });
+    const exported = await activeEditorText(wb.page);
+    assert.ok(HOSTILE_STRINGS.some((h) => exported.includes(JSON.stringify(h).slice(1, -1))), 'payloads exported as JSON text');
+    await runCommand(wb.page, 'View: Revert and Close Editor');
     // The same payloads as group names, trend series, chips and facet values.
     await f.getByLabel('Group by', { exact: true }).selectOption('source');
     await f.locator('[data-testid="trend-split"]').selectOption('group');
