@@ -14,6 +14,7 @@ import { lstat, readdir, readFile, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { DmarcRecord, FetchResult } from '../api/types';
 import { readAggregateReports } from './index';
+import { lowerBound } from '../records/rangeEntries';
 import type { ParsedCache } from './parsedCache';
 import type { AggregateReport, ImportError, ImportResult } from './types';
 
@@ -231,16 +232,6 @@ export function domainOf(report: AggregateReport): string {
   return report.policy.domain.trim().toLowerCase() || '(no domain)';
 }
 
-function lowerBound(records: readonly DmarcRecord[], t: number): number {
-  let lo = 0;
-  let hi = records.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (records[mid]!.dateMs < t) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
 
 async function walk(dir: string, depth: number, out: string[], errors: ImportError[]): Promise<void> {
   if (depth > MAX_DEPTH || out.length > MAX_FILES) return;

@@ -86,7 +86,7 @@ export function insert(state: HeldRanges, entry: Entry): void {
 }
 
 /** Index of the first record with dateMs >= t (records sorted by dateMs). */
-function lowerBound(records: DmarcRecord[], t: number): number {
+export function lowerBound(records: readonly DmarcRecord[], t: number): number {
   let lo = 0;
   let hi = records.length;
   while (lo < hi) {

@@ -6,7 +6,7 @@ import { strict as assert } from 'node:assert';
 import { startApiServer, HOSTILE_STRINGS, type ApiServer } from '../server/server';
 import { Commands } from '../../src/commands';
 import { PANEL_VIEW_TYPE } from '../../src/panel/recordsPanel';
-import { ScriptedPrompter, extensionApi, removeAllAccounts, runScripted } from './helpers';
+import { extensionApi, removeAllAccounts, runScripted, ScriptedPrompter, until } from './helpers';
 import type { DmarcExplorerApi } from '../../src/extension';
 import type { Node, NodeOf } from '../../src/tree/nodes';
 import type { Account } from '../../src/accounts/accountStore';
@@ -14,15 +14,6 @@ import type { Account } from '../../src/accounts/accountStore';
 const KEY_A = 'behaviour-key-a-51f0';
 const KEY_B = 'behaviour-key-b-7c22';
 
-async function until<T>(f: () => T | undefined, what: string, ms = 20_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = f();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /** A day `back` days ago, whole (UTC): each test its own, so no cached range is shared. */
 function dayBack(back: number): { start: Date; end: Date } {

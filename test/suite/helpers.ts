@@ -90,3 +90,14 @@ export async function runScripted(api: DmarcExplorerApi, command: string, answer
 export async function removeAllAccounts(api: DmarcExplorerApi): Promise<void> {
   for (const a of api.accounts.list()) await api.accounts.remove(a.id);
 }
+
+/** Waits until `f` gives something truthy (polling every 50 ms), and gives it; fails after `ms`. */
+export async function until<T>(f: () => T | undefined | Promise<T | undefined>, what: string, ms = 30_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = await f();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

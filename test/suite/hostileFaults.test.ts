@@ -3,7 +3,7 @@
 // Retry fills it once the server is back); a 500 storm while every bucket of an organization is
 // expanded at once (each ends in its rows or an error item; none hangs).
 import { strict as assert } from 'node:assert';
-import { extensionApi, removeAllAccounts } from './helpers';
+import { extensionApi, removeAllAccounts, until } from './helpers';
 import type { DmarcExplorerApi } from '../../src/extension';
 import type { RecordsPanel } from '../../src/panel/recordsPanel';
 import { ok, startFaultServer, type FaultServer } from '../hostile/faultServer';
@@ -13,15 +13,6 @@ const KEY = 'hostile-faults-key-9d21';
 const ORG = 'org-faults';
 const ROW = { source: 's', reporter: 'r', visibleFrom: 'v.example', returnPath: 'rp', ipAddress: '192.0.2.1', rdns: [], emails: 3, category: 'authorized', dmarc: 'none', alignedSpf: 'pass', alignedDkim: 'pass', spf: 'pass', dkims: [] };
 
-async function until<T>(f: () => T | undefined, what: string, ms: number): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = f();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe('hostile: network faults in the extension host', function () {
   this.timeout(120_000);

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { startApiServer, type ApiServer } from '../server/server';
 import { Commands } from '../../src/commands';
-import { extensionApi, removeAllAccounts, runScripted } from './helpers';
+import { extensionApi, removeAllAccounts, runScripted, until } from './helpers';
 import type { DmarcExplorerApi } from '../../src/extension';
 import type { RecordsPanel } from '../../src/panel/recordsPanel';
 import { presetRange, rangeLabel } from '../../src/records/dateInput';
@@ -14,15 +14,6 @@ import { decodeChunk } from '../../src/shared/rowCodec';
 const KEY = 'panel-suite-key-93be';
 const ORG = 'org-panel-1';
 
-async function until<T>(f: () => T | undefined, what: string, ms = 30_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = f();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /** `days` whole UTC days starting `back` days ago: in the server's history, and no other test's range. */
 function daysBack(back: number, days: number): { start: Date; end: Date } {

@@ -11,19 +11,10 @@ import type { DmarcExplorerApi } from '../../src/extension';
 import type { Node, NodeOf } from '../../src/tree/nodes';
 import { reportDropController } from '../../src/reportFiles/reportCommands';
 import { windowPrompter } from '../../src/ui/prompter';
-import { extensionApi, removeAllAccounts, runScripted } from './helpers';
+import { extensionApi, removeAllAccounts, runScripted, until } from './helpers';
 
 const FIXTURES = join(__dirname, '..', '..', 'test', 'fixtures', 'reports');
 
-async function until<T>(f: () => T | undefined | Promise<T | undefined>, what: string, ms = 20_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await f();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe('report files (extension host)', () => {
   let api: DmarcExplorerApi;
