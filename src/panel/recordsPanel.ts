@@ -1,7 +1,5 @@
 import * as vscode from 'vscode';
-import type { Account, Organization } from '../accounts/accountStore';
 import type { AccountLookup } from '../reportFiles/reportFiles';
-import { organizationLabel } from '../accounts/accountStore';
 import { ApiError, describeApiError } from '../api';
 import type { DmarcRecord, FetchResult } from '../api/types';
 import type { RecordStore } from '../records/recordStore';
@@ -16,6 +14,9 @@ import { perfMark } from '../perf';
 import { RowSender } from './rowSender';
 import { MessageGate } from './messageGate';
 import { escapeHtml, panelHtml } from './panelHtml';
+import { identityOf, panelKey, titleOf, type PanelTarget } from './panelIdentity';
+
+export type { PanelTarget } from './panelIdentity';
 
 export const PANEL_VIEW_TYPE = 'dmarc.records';
 
@@ -30,37 +31,6 @@ export interface PanelDeps {
 }
 
 const LAYOUT_KEY = 'dmarc.panel.columnLayout';
-
-export interface PanelTarget {
-  account: Account;
-  org: Organization;
-  start: Date;
-  end: Date;
-  /** Only this source's rows (Open Records on a source item). */
-  source?: string;
-  /** The search a newly opened panel starts with (Open Records on an IP item: the IP address). */
-  initialSearch?: string;
-}
-
-function identityOf(target: PanelTarget): PanelIdentity {
-  return {
-    accountId: target.account.id,
-    organizationId: target.org.id,
-    start: target.start.toISOString(),
-    end: target.end.toISOString(),
-    ...(target.source !== undefined ? { source: target.source } : {}),
-  };
-}
-
-function identityKey(i: PanelIdentity): string {
-  return JSON.stringify([i.accountId, i.organizationId, i.start, i.end, i.source ?? null]);
-}
-
-/** Panels are told apart by identity and initial search: an IP's panel is not its source's. */
-function panelKey(target: PanelTarget): string {
-  const key = identityKey(identityOf(target));
-  return target.initialSearch ? `${key}\u0000${target.initialSearch}` : key;
-}
 
 /** All open records panels, one per organization + range (+ source, + initial search). */
 export class RecordsPanels implements vscode.Disposable {
@@ -146,12 +116,6 @@ export class RecordsPanels implements vscode.Disposable {
   dispose(): void {
     for (const p of this.panels.values()) p.panel.dispose();
   }
-}
-
-function titleOf(target: PanelTarget): string {
-  const base = `${organizationLabel(target.org)} · ${rangeLabel(target.start, target.end)}`;
-  const title = target.source !== undefined ? `${base} · ${target.source}` : base;
-  return target.initialSearch ? `${title} · ${target.initialSearch}` : title;
 }
 
 /** One records panel: loads its range through the record store and serves its webview. */

@@ -4,7 +4,7 @@ import { organizationLabel } from '../accounts/accountStore';
 import { describeApiError, toApiError } from '../api';
 import { buildBuckets, type Bucket } from '../records/buckets';
 import type { RangeData, RecordScope, RecordStore } from '../records/recordStore';
-import { health, type SourceSummary, type Summary } from '../records/summary';
+import type { SourceSummary, Summary } from '../records/summary';
 import { SummaryMemo } from '../records/summaryMemo';
 import { perfMark } from '../perf';
 import { SummaryText } from '../records/summaryText';
@@ -12,6 +12,7 @@ import type { DmarcRecord } from '../api/types';
 import { Commands } from '../commands';
 import type { Node, NodeOf } from './nodes';
 import { RefreshRound, refreshReport, type RefreshOutcome } from './refreshRound';
+import { appendTable, healthColor } from './treeText';
 import { ReportTree } from '../reportFiles/reportTree';
 import { REPORT_FILES_ID, type ReportFiles } from '../reportFiles/reportFiles';
 
@@ -387,22 +388,4 @@ function bucketOf(node: Node): { account: Account; org: Organization; bucket: Bu
     return { account: node.account, org: node.org, bucket: node.bucket };
   }
   return undefined;
-}
-
-function healthColor(rate: number | undefined): vscode.ThemeColor | undefined {
-  if (rate === undefined || Number.isNaN(rate)) return undefined;
-  const h = health(rate);
-  return new vscode.ThemeColor(h === 'good' ? 'charts.green' : h === 'warn' ? 'charts.yellow' : 'charts.red');
-}
-
-function appendTable(md: vscode.MarkdownString, heading: string, counts: Record<string, number>, fmt: (n: number) => string): void {
-  const entries = Object.entries(counts).sort((a, b) => b[1] - a[1]);
-  if (!entries.length) return;
-  md.appendMarkdown(`| ${heading} | ${vscode.l10n.t('Emails')} |\n|---|---:|\n`);
-  for (const [name, n] of entries) {
-    md.appendMarkdown('| ');
-    md.appendText(name || '(empty)');
-    md.appendMarkdown(` | ${fmt(n)} |\n`);
-  }
-  md.appendMarkdown('\n');
 }

@@ -1,0 +1,43 @@
+/** What a records panel shows (organization, range, source, initial search), and its key and title. */
+import type { Account, Organization } from '../accounts/accountStore';
+import { organizationLabel } from '../accounts/accountStore';
+import { rangeLabel } from '../records/dateInput';
+import type { PanelIdentity } from '../shared/protocol';
+
+export interface PanelTarget {
+  account: Account;
+  org: Organization;
+  start: Date;
+  end: Date;
+  /** Only this source's rows (Open Records on a source item). */
+  source?: string;
+  /** The search a newly opened panel starts with (Open Records on an IP item: the IP address). */
+  initialSearch?: string;
+}
+
+export function identityOf(target: PanelTarget): PanelIdentity {
+  return {
+    accountId: target.account.id,
+    organizationId: target.org.id,
+    start: target.start.toISOString(),
+    end: target.end.toISOString(),
+    ...(target.source !== undefined ? { source: target.source } : {}),
+  };
+}
+
+function identityKey(i: PanelIdentity): string {
+  return JSON.stringify([i.accountId, i.organizationId, i.start, i.end, i.source ?? null]);
+}
+
+/** Panels are told apart by identity and initial search: an IP's panel is not its source's. */
+export function panelKey(target: PanelTarget): string {
+  const key = identityKey(identityOf(target));
+  return target.initialSearch ? `${key}\u0000${target.initialSearch}` : key;
+}
+
+export function titleOf(target: PanelTarget): string {
+  const base = `${organizationLabel(target.org)} · ${rangeLabel(target.start, target.end)}`;
+  const title = target.source !== undefined ? `${base} · ${target.source}` : base;
+  return target.initialSearch ? `${title} · ${target.initialSearch}` : title;
+}
+
