@@ -8,7 +8,7 @@ import * as l10n from '@vscode/l10n';
 import { FACETS, TOP_FACETS, type FacetId } from '../../src/shared/columns';
 import type { FacetOption } from './data/facetOptions';
 import { badge, el, icon } from './dom';
-import { FACET_LABELS, formatCount, plural } from './format';
+import { FACET_LABELS, formatCount, plural, revealBidi } from './format';
 import { valueHelp } from './valueHelp';
 
 export type CountWeight = 'emails' | 'rows';
@@ -152,9 +152,10 @@ export class FacetsPanel {
     (count as HTMLElement).dataset.rows = String(o.count);
     (count as HTMLElement).dataset.emails = String(o.emails);
     const what = this.weight === 'emails' ? plural(n, l10n.t('email'), l10n.t('emails')) : plural(n, l10n.t('row'), l10n.t('rows'));
-    element.setAttribute('aria-label', `${o.label}: ${what}`);
+    // The option's value is report data: its bidirectional controls show as escapes here too.
+    element.setAttribute('aria-label', revealBidi(`${o.label}: ${what}`));
     const help = valueHelp(element.dataset.facet as FacetId, o.key);
-    element.title = `${help ?? o.label}\n${l10n.t('{0} in {1}', plural(o.emails, l10n.t('email'), l10n.t('emails')), plural(o.count, l10n.t('row'), l10n.t('rows')))}`;
+    element.title = revealBidi(`${help ?? o.label}\n${l10n.t('{0} in {1}', plural(o.emails, l10n.t('email'), l10n.t('emails')), plural(o.count, l10n.t('row'), l10n.t('rows')))}`);
   }
 
   private option(f: FacetId, o: FacetOption): HTMLElement {

@@ -1,0 +1,124 @@
+import { strict as assert } from 'node:assert';
+import type { Frame } from 'playwright-core';
+import { startApiServer, type ApiServer } from '../server/server';
+import { activeEditorText, addAccount, choose, findWebviewFrame, openDmarcView, openWorkbench, runCommand, waitForPanelReady, type Workbench } from './harness';
+
+const KEY = 'ui-actions-key-7c20';
+const ORG = 'org-ui-actions';
+/** Bidirectional controls (format.ts escapes these on screen) and a character that must stay as it is. */
+const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+
+/**
+ * What issue 15 listed as untested in the browser: the tree view's toolbar Refresh, selecting
+ * rows with the keyboard, the panel's CSV button, and bidirectional controls outside table cells
+ * (details, facets, groups, chips, legend).
+ */
+describe('panel and tree actions in the browser', () => {
+  let wb: Workbench;
+  let server: ApiServer;
+  let hostile: ApiServer;
+  const fetches = (s: ApiServer, org: string) => s.requests.filter((r) => r.query.organizationId === org && r.query.startDate !== undefined);
+
+  async function openPanel(orgName: string, range: string): Promise<Frame> {
+    await runCommand(wb.page, 'View: Close All Editors');
+    await runCommand(wb.page, 'DMARC: Fetch Records for Date Range…');
+    const title = wb.page.locator('.quick-input-widget .quick-input-title');
+    await title.waitFor({ state: 'visible' });
+    if (!/^Fetch Records of /.test(await title.innerText())) await choose(wb.page, orgName);
+    await choose(wb.page, range);
+    const f = await findWebviewFrame(wb.page, '[data-testid="records-panel"]', 60_000);
+    await waitForPanelReady(f);
+    return f;
+  }
+
+  before(async () => {
+    server = await startApiServer({ keys: { [KEY]: [ORG] }, rowsPerDay: 40 });
+    hostile = await startApiServer({ keys: { [KEY]: ['org-bidi'] }, rowsPerDay: 10, faults: { hostileStrings: true } });
+    wb = await openWorkbench();
+    await openDmarcView(wb.page);
+    await addAccount(wb.page, { label: 'Actions', baseUrl: server.url, key: KEY, orgId: ORG, orgName: 'Actions Org' });
+  });
+  after(async () => {
+    await wb?.close();
+    await server?.close();
+    await hostile?.close();
+  });
+
+  it('the view toolbar Refresh fetches the expanded range again, once, and keeps its rows shown', async () => {
+    await wb.page.locator('.sidebar .monaco-list-row', { hasText: 'Actions Org' }).click();
+    const last7 = wb.page.locator('.sidebar .monaco-list-row', { hasText: 'Last 7 days' });
+    await last7.waitFor({ state: 'visible' });
+    await last7.click();
+    const summary = wb.page.locator('.sidebar .monaco-list-row', { hasText: /% pass · [\d,]+ emails?/ }).first();
+    await summary.waitFor({ state: 'visible', timeout: 30_000 });
+    // Before it: the access check of Add Account and the bucket's fetch.
+    const before = fetches(server, ORG);
+    const bucket = before.at(-1)!;
+    const refresh = wb.page.locator('.sidebar .title-actions .action-label[aria-label="Refresh"], .sidebar .pane-header .action-label[aria-label="Refresh"]').first();
+    await refresh.click();
+    for (const deadline = Date.now() + 30_000; fetches(server, ORG).length === before.length; ) {
+      if (Date.now() > deadline) throw new Error('the toolbar Refresh sent no request');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const again = fetches(server, ORG).at(-1)!;
+    assert.deepEqual([again.query.startDate, again.query.endDate], [bucket.query.startDate, bucket.query.endDate], 'the expanded range fetched again');
+    await summary.waitFor({ state: 'visible', timeout: 30_000 });
+    assert.equal(fetches(server, ORG).length, before.length + 1, 'one request for the one expanded range, no more');
+  });
+
+  it('Down and Shift+Down select consecutive rows from the keyboard; the CSV button exports exactly those rows', async () => {
+    const frame = await openPanel('Actions Org', 'Last 30 days');
+    const rows = frame.locator('.row:visible');
+    await rows.nth(0).click();
+    await wb.page.keyboard.press('ArrowDown');
+    await frame.locator('[data-testid="selected-count"]', { hasText: /\b1\b/ }).waitFor();
+    const first = Number(await frame.locator('.row[aria-selected="true"]').getAttribute('data-index'));
+    assert.equal(first, Number(await rows.nth(1).getAttribute('data-index')), 'Down moved the selection to the second row');
+    await wb.page.keyboard.press('Shift+ArrowDown');
+    await wb.page.keyboard.press('Shift+ArrowDown');
+    await frame.locator('[data-testid="selected-count"]', { hasText: /\b3\b/ }).waitFor();
+    const shown = await rows.evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-index'))));
+    const selected = await frame.locator('.row[aria-selected="true"]').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-index'))));
+    assert.deepEqual(selected.sort(), shown.slice(1, 4).sort(), 'the second to fourth rows on screen');
+    const ips = await frame.locator('.row[aria-selected="true"] [data-column="ipAddress"]').allInnerTexts();
+    await frame.locator('[data-testid="export-csv"]').click();
+    await wb.page.locator('.tab', { hasText: /dmarc-Actions-Org-\d+\.csv/ }).first().waitFor({ state: 'visible', timeout: 30_000 });
+    const lines = (await activeEditorText(wb.page)).split(/\r?\n/).filter(Boolean);
+    assert.equal(lines.length, 4, 'a header and the three selected rows');
+    const column = lines[0]!.split(',').indexOf('ipAddress');
+    assert.ok(column >= 0, `an ipAddress column: ${lines[0]}`);
+    assert.deepEqual(lines.slice(1).map((l) => l.split(',')[column]).sort(), [...ips].sort(), 'the rows exported are the rows selected');
+    await runCommand(wb.page, 'View: Revert and Close Editor');
+  });
+
+  it('bidirectional controls in report data reach no text on screen: cells, details, facets, groups, chips, legend', async () => {
+    await addAccount(wb.page, { label: 'Bidi', baseUrl: hostile.url, key: KEY, orgId: 'org-bidi', orgName: 'Bidi Org' });
+    const f = await openPanel('Bidi Org', 'Last 7 days');
+    if (!(await f.locator('[data-testid="facets"]').isVisible())) await f.locator('[data-testid="facets-toggle"]').click();
+    await f.locator('[data-testid="facets"]').waitFor({ state: 'visible' });
+    // The row with the right-to-left override, its details, and the same values as groups and a chip.
+    await f.locator('[data-testid="search"]').fill('gnp.exe');
+    await f.locator('.row:visible').first().click();
+    await f.locator('[data-testid="detail-json"]').waitFor({ state: 'visible' });
+    await f.getByLabel('Group by', { exact: true }).selectOption('source');
+    await f.locator('[data-testid="trend-split"]').selectOption('group');
+    await f.locator('.groups-line').first().click();
+    await f.locator('[data-testid="chip-group-0"]').waitFor();
+    const parts = ['[data-testid="grid"]', '[data-testid="detail-json"]', '[data-testid="facets"]', '[data-testid="groups"]', '[data-testid="chips"]', '[data-testid="trend-legend"]'];
+    let escaped = 0;
+    for (const sel of parts) {
+      const text = (await f.locator(sel).allInnerTexts()).join('\n');
+      assert.ok(text.length > 0, `${sel} shows something`);
+      assert.ok(!BIDI.test(text), `${sel}: a bidirectional control reached the screen`);
+      if (text.includes('\\u202e')) escaped++;
+    }
+    // Titles (tooltips) are text the user reads too. (Facet options' did carry the override: fixed.)
+    const titles = await f.locator('#root [title]').evaluateAll((els) => els.map((e) => `${e.className} ${e.getAttribute('data-testid') ?? ''}: ${e.getAttribute('title') ?? ''}`));
+    assert.deepEqual(titles.filter((t) => BIDI.test(t)), [], 'no bidirectional control in a tooltip');
+    // Nor in what a screen reader reads.
+    const labels = await f.locator('#root [aria-label]').evaluateAll((els) => els.map((e) => `${e.className}: ${e.getAttribute('aria-label') ?? ''}`));
+    assert.deepEqual(labels.filter((t) => BIDI.test(t)), [], 'no bidirectional control in an aria-label');
+    assert.ok(escaped >= 3, `the override shown as its escape in the cells, the details and more (${escaped} places)`);
+    assert.ok(!BIDI.test(await f.locator('body').innerText()), 'nowhere in the panel');
+  });
+});
