@@ -6,6 +6,7 @@ import * as l10n from '@vscode/l10n';
 import type { RowDetail } from '../../src/shared/protocol';
 import { badge, button, el, iconButton } from './dom';
 import { tokenizeJson } from './jsonTokens';
+import { revealBidi } from './format';
 
 export interface DetailHost {
   onCopy(index: number): Promise<void>;
@@ -64,7 +65,7 @@ export class DetailPane {
     if (this.index === index && !this.body.querySelector('.placeholder')) return;
     this.index = index;
     this.titleEl.textContent = l10n.t('Row {0}', index + 1);
-    this.subtitleEl.textContent = label;
+    this.subtitleEl.textContent = revealBidi(label);
     this.copyButton.disabled = true;
     this.body.replaceChildren(el('p', { class: 'placeholder', text: l10n.t('Loading…') }));
   }
@@ -78,7 +79,7 @@ export class DetailPane {
   show(detail: RowDetail, label: string): void {
     this.index = detail.index;
     this.titleEl.textContent = l10n.t('Row {0}', detail.index + 1);
-    this.subtitleEl.textContent = label;
+    this.subtitleEl.textContent = revealBidi(label);
     this.copyButton.disabled = false;
 
     const dkims = Array.isArray(detail.dkims) ? detail.dkims : [];

@@ -19,7 +19,11 @@ export function el<K extends keyof HTMLElementTagNameMap>(tag: K, props: Props =
   if (props.text !== undefined) node.textContent = revealBidi(props.text);
   if (props.title !== undefined) node.title = revealBidi(props.title);
   if (props.attrs) {
-    for (const [k, v] of Object.entries(props.attrs)) if (v !== undefined && v !== false) node.setAttribute(k, v === true ? '' : String(v));
+    for (const [k, v] of Object.entries(props.attrs)) {
+      if (v === undefined || v === false) continue;
+      // A label is read out like text, and may hold report data (a chip's value).
+      node.setAttribute(k, v === true ? '' : k === 'aria-label' ? revealBidi(String(v)) : String(v));
+    }
   }
   for (const c of children) node.append(c);
   return node;

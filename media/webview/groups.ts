@@ -7,7 +7,7 @@
 import * as l10n from '@vscode/l10n';
 import type { GroupStats } from './data/groups';
 import { el, icon, iconButton } from './dom';
-import { formatCount, formatDay, formatPercent, plural, valueLabel } from './format';
+import { formatCount, formatDay, formatPercent, plural, revealBidi, valueLabel } from './format';
 
 export type GroupSortKey = 'key' | 'rows' | 'emails' | 'share' | 'pass' | 'spf' | 'dkim' | 'first' | 'last';
 
@@ -196,7 +196,7 @@ export class GroupsTable {
       cell(formatDay(g.firstMs), 'date'),
       cell(formatDay(g.lastMs), 'date'),
     );
-    row.setAttribute('aria-label', l10n.t('{0}: {1} in {2}, DMARC pass {3}', valueLabel(g.key), plural(g.emails, l10n.t('email'), l10n.t('emails')), plural(g.rows, l10n.t('row'), l10n.t('rows')), rate(g.passEmails, g.emails)));
+    row.setAttribute('aria-label', revealBidi(l10n.t('{0}: {1} in {2}, DMARC pass {3}', valueLabel(g.key), plural(g.emails, l10n.t('email'), l10n.t('emails')), plural(g.rows, l10n.t('row'), l10n.t('rows')), rate(g.passEmails, g.emails))));
     return row;
   }
 

@@ -33,7 +33,8 @@ describe('panel and tree actions in the browser', () => {
 
   before(async () => {
     server = await startApiServer({ keys: { [KEY]: [ORG] }, rowsPerDay: 40 });
-    hostile = await startApiServer({ keys: { [KEY]: ['org-bidi'] }, rowsPerDay: 10, faults: { hostileStrings: true } });
+    // Every text field of every row starts with a right-to-left override.
+    hostile = await startApiServer({ keys: { [KEY]: ['org-bidi'] }, rowsPerDay: 10, faults: { hostileStrings: ['\u202egnp.exe'] } });
     wb = await openWorkbench();
     await openDmarcView(wb.page);
     await addAccount(wb.page, { label: 'Actions', baseUrl: server.url, key: KEY, orgId: ORG, orgName: 'Actions Org' });
@@ -96,8 +97,7 @@ describe('panel and tree actions in the browser', () => {
     const f = await openPanel('Bidi Org', 'Last 7 days');
     if (!(await f.locator('[data-testid="facets"]').isVisible())) await f.locator('[data-testid="facets-toggle"]').click();
     await f.locator('[data-testid="facets"]').waitFor({ state: 'visible' });
-    // The row with the right-to-left override, its details, and the same values as groups and a chip.
-    await f.locator('[data-testid="search"]').fill('gnp.exe');
+    // A row's details, the sources as groups, series and a chip.
     await f.locator('.row:visible').first().click();
     await f.locator('[data-testid="detail-json"]').waitFor({ state: 'visible' });
     await f.getByLabel('Group by', { exact: true }).selectOption('source');
@@ -105,12 +105,12 @@ describe('panel and tree actions in the browser', () => {
     await f.locator('.groups-line').first().click();
     await f.locator('[data-testid="chip-group-0"]').waitFor();
     const parts = ['[data-testid="grid"]', '[data-testid="detail-json"]', '[data-testid="facets"]', '[data-testid="groups"]', '[data-testid="chips"]', '[data-testid="trend-legend"]'];
-    let escaped = 0;
+    const escaped: string[] = [];
     for (const sel of parts) {
       const text = (await f.locator(sel).allInnerTexts()).join('\n');
       assert.ok(text.length > 0, `${sel} shows something`);
       assert.ok(!BIDI.test(text), `${sel}: a bidirectional control reached the screen`);
-      if (text.includes('\\u202e')) escaped++;
+      if (text.includes('\\u202e')) escaped.push(sel);
     }
     // Titles (tooltips) are text the user reads too. (Facet options' did carry the override: fixed.)
     const titles = await f.locator('#root [title]').evaluateAll((els) => els.map((e) => `${e.className} ${e.getAttribute('data-testid') ?? ''}: ${e.getAttribute('title') ?? ''}`));
@@ -118,7 +118,18 @@ describe('panel and tree actions in the browser', () => {
     // Nor in what a screen reader reads.
     const labels = await f.locator('#root [aria-label]').evaluateAll((els) => els.map((e) => `${e.className}: ${e.getAttribute('aria-label') ?? ''}`));
     assert.deepEqual(labels.filter((t) => BIDI.test(t)), [], 'no bidirectional control in an aria-label');
-    assert.ok(escaped >= 3, `the override shown as its escape in the cells, the details and more (${escaped} places)`);
-    assert.ok(!BIDI.test(await f.locator('body').innerText()), 'nowhere in the panel');
+    assert.deepEqual(escaped, parts, 'the override shown as its escape in every part');
+    assert.ok((await f.locator('[data-testid="groups"] [title]').evaluateAll((els) => els.map((e) => e.getAttribute('title') ?? ''))).some((t) => t.includes('\\u202e')), 'a group name with the override, its tooltip showing the escape');
+    // Nowhere else in the panel either: every text node, wherever it is.
+    const stray = await f.locator('body').evaluate((body, source) => {
+      const re = new RegExp(source);
+      const out: string[] = [];
+      const walk = document.createTreeWalker(body, NodeFilter.SHOW_TEXT);
+      for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+        if (re.test(n.textContent ?? '')) out.push(`${(n.parentElement?.className || n.parentElement?.tagName) ?? ''}: ${n.textContent!.slice(0, 80)}`);
+      }
+      return out;
+    }, BIDI.source);
+    assert.deepEqual(stray, [], 'no text node in the panel holds a bidirectional control');
   });
 });
