@@ -13,6 +13,7 @@
 import { COLUMNS, type ColumnId } from '../../../src/shared/columns';
 import { decodeChunk, L, S, type RowChunk } from '../../../src/shared/rowCodec';
 import { dkimText, valueLabel } from '../format';
+import { isoUtcMs } from './isoDate';
 import { NCOL, SearchIndex, type Segment } from './searchIndex';
 import { encodeTuples } from './tuples';
 import type { Facts } from './fieldTypes';
@@ -138,8 +139,11 @@ export class RowStore implements Facts {
     const isPass = new Uint8Array(nStr);
     const disp = new Uint8Array(nStr);
     for (let k = 0; k < nStr; k++) {
-      isPass[k] = strings[k] === 'pass' ? 1 : 0;
-      disp[k] = DISPOSITION_CODE.get(strings[k]!) ?? 3;
+      const t = strings[k]!;
+      // Short strings only: hashing every long text of the chunk for a map lookup was the
+      // costliest line of reading a chunk.
+      isPass[k] = t.length === 4 && t === 'pass' ? 1 : 0;
+      disp[k] = t.length <= 10 ? DISPOSITION_CODE.get(t) ?? 3 : 3;
     }
     const dates = new Float64Array(nStr);
     const dateKnown = new Uint8Array(nStr);
@@ -228,7 +232,7 @@ export class RowStore implements Facts {
       const dateCode = dateCodes[r]!;
       if (dateCode < nStr && !dateKnown[dateCode]) {
         dateKnown[dateCode] = 1;
-        dates[dateCode] = Date.parse(text(dateCode));
+        dates[dateCode] = isoUtcMs(text(dateCode));
       }
       const ms = dateCode < nStr ? dates[dateCode]! : Number.NaN;
       this.dateMs[i] = Number.isFinite(ms) ? ms : Number.NaN;

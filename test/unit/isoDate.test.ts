@@ -1,0 +1,34 @@
+import { strict as assert } from 'node:assert';
+import fc from 'fast-check';
+import { isoUtcMs } from '../../media/webview/data/isoDate';
+
+const same = (s: string): void => {
+  const want = Date.parse(s);
+  const got = isoUtcMs(s);
+  assert.ok(Object.is(got, want), `${JSON.stringify(s)}: ${got} ≠ Date.parse ${want}`);
+};
+
+describe('webview: record dates read as Date.parse reads them', () => {
+  it('the API\'s forms, with and without milliseconds, and their edges', () => {
+    for (const s of [
+      '2026-11-16T17:20:00.000Z', '2026-11-16T17:20:00Z', '2026-11-16T17:20:00.5Z', '2026-11-16T17:20:00.123Z', '1970-01-01T00:00:00Z',
+      '0099-12-31T23:59:59Z', '0100-01-01T00:00:00Z', '9999-12-31T23:59:59.999Z', '2024-02-29T12:00:00Z',
+      // Rolled over or refused alike: 30 February, hour 24, second 60, month 13, day 0 and 32.
+      '2023-02-30T00:00:00Z', '2026-11-16T24:00:00Z', '2026-11-16T24:30:00Z', '2026-11-16T17:20:60Z', '2026-13-01T00:00:00Z',
+      '2026-00-10T00:00:00Z', '2026-11-00T00:00:00Z', '2026-11-32T00:00:00Z', '2026-11-16T17:60:00Z',
+      // Other spellings (Date.parse's own answer), and broken ones.
+      '2026-11-16T17:20:00+01:00', '2026-11-16 17:20:00Z', '2026-11-16T17:20:00.000z', '2026-11-16', '2026-11-16T17:20Z', 'x026-11-16T17:20:00Z',
+      '2026-11-16T17:20:00,000Z', '2026-11-16T17:20:00.0a0Z', '2026-11-16T1:20:00.000Z', '', 'not a date', '２０２６-11-16T17:20:00Z',
+    ]) same(s);
+  });
+
+  it('any date and time in the API\'s form, and any string of its length', () => {
+    const pad = (n: number, w: number) => String(n).padStart(w, '0');
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 9999 }), fc.integer({ min: 0, max: 13 }), fc.integer({ min: 0, max: 32 }), fc.integer({ min: 0, max: 25 }), fc.integer({ min: 0, max: 61 }), fc.integer({ min: 0, max: 61 }), fc.option(fc.integer({ min: 0, max: 999 })),
+        (y, mo, d, h, mi, s, ms) => same(`${pad(y, 4)}-${pad(mo, 2)}-${pad(d, 2)}T${pad(h, 2)}:${pad(mi, 2)}:${pad(s, 2)}${ms === null ? '' : `.${pad(ms, 3)}`}Z`)),
+      { numRuns: 5000 },
+    );
+    fc.assert(fc.property(fc.string({ minLength: 20, maxLength: 24, unit: fc.constantFrom(...'0123456789-:T.Z+ ') }), same), { numRuns: 5000 });
+  });
+});
