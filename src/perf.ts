@@ -66,6 +66,7 @@ export function startPerfTrace(file: string | undefined, profileDir?: string): P
     // leaves loop samples between this mark and heapLive out of "host blocked", as the product
     // never forces one.
     write({ event: 'heapProbe', at: Date.now() });
+    profiler?.cut(); // a second profile: from rowsSent to here (what the host does once the rows are sent)
     session.post('HeapProfiler.collectGarbage', () => {
       write({ event: 'heapLive', at: Date.now(), heapMB: Math.round(process.memoryUsage().heapUsed / 1048576) });
       // Not from inside the session's own callback: Node 20 then never runs the event loop again.

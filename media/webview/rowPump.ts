@@ -21,6 +21,9 @@ export interface Perf {
   scriptAt: number;
   firstChunkAt: number | null;
   loadedAt: number | null;
+  /** When the message with the last rows arrived, and how many messages were still waiting to be read then. */
+  lastChunkAt?: number;
+  queuedAtLast?: number;
   lastSortMs: number | null;
   lastFilterMs: number | null;
   /** Bytes the rows and their caches hold in typed arrays, which `performance.memory` does not count (set by main.ts). */
@@ -85,6 +88,10 @@ export class RowPump {
   }
 
   push(m: RowsMessage): void {
+    if (m.last === true) {
+      perf.lastChunkAt = Date.now();
+      perf.queuedAtLast = this.queue.length;
+    }
     this.queue.push(m);
     if (!this.pumping) this.next();
   }

@@ -100,11 +100,14 @@ async function main(): Promise<void> {
       await answer(page, endDay.toISOString().slice(0, 10));
       const frame = await findWebviewFrame(page, '[data-testid="records-panel"]', 120_000);
       const wvProfile = process.env.BENCH_WVPROFILE ? await startFrameProfile(page, frame) : undefined;
+      // BENCH_TRACE=<file>: a Chromium trace of the browser while the rows load (chrome://tracing, Perfetto).
+      if (process.env.BENCH_TRACE && run === 0) await browser.startTracing(page, { path: process.env.BENCH_TRACE, categories: ['devtools.timeline', 'toplevel', 'v8', 'blink', 'ipc', 'disabled-by-default-devtools.timeline'] });
       await frame.waitForFunction(() => {
         const p = (window as unknown as { __dmarcPerf?: { firstPaintAt?: number; loadedAt?: number } }).__dmarcPerf;
         return p?.firstPaintAt && p?.loadedAt;
       }, undefined, { timeout: 120_000 });
       const perf = await frame.evaluate(() => (window as unknown as { __dmarcPerf: Record<string, number> }).__dmarcPerf);
+      if (process.env.BENCH_TRACE && run === 0) await browser.stopTracing();
       if (wvProfile) console.log(await wvProfile());
       const rows = Number((await frame.locator('[data-testid="summary-rows"]').innerText()).replace(/[^\d]/g, ''));
       results.rows = rows;
@@ -124,7 +127,7 @@ async function main(): Promise<void> {
       results.bodyMB = (response.bytes ?? 0) / 1048576;
       if (process.env.BENCH_PHASES) {
         const marks = readPerf(perfFile).filter((e) => e.event !== 'loop' && e.event !== 'gc' && e.at >= since);
-        const steps = [...marks.map((e) => [e.event, e.at] as const), ['webviewScript', perf.scriptAt] as const, ['webviewFirstChunk', perf.firstChunkAt] as const, ['webviewFirstPaint', perf.firstPaintAt] as const]
+        const steps = [...marks.map((e) => [e.event, e.at] as const), ['webviewScript', perf.scriptAt] as const, ['webviewFirstChunk', perf.firstChunkAt] as const, ['webviewFirstPaint', perf.firstPaintAt] as const, [`webviewLastChunk (${perf.queuedAtLast} queued)`, perf.lastChunkAt] as const, ['webviewLoaded', perf.loadedAt] as const]
           .sort((a, b) => a[1] - b[1]);
         console.log(steps.map(([name, at]) => `  ${String(at - response.at).padStart(6)} ms  ${name}`).join('\n'));
         const loops = readPerf(perfFile).filter((e) => e.event === 'loop' && e.at >= since && (e.maxMs ?? 0) > 50);
@@ -212,8 +215,8 @@ async function main(): Promise<void> {
       // the typed arrays the rows and caches hold (outside that heap, uncounted by performance.memory).
       results.webviewHeap.push(await webviewHeapMB(page, frame));
       // The export bar is for 100k rows; above 200k rows an export goes to a file (a save dialog).
-      const exported = rows <= 200_000 ? await exportAll(page, frame, perfFile, rows) : { ms: NaN, lines: 0, blocked: NaN };
-      if (rows <= 200_000) {
+      const exported = rows <= 200_000 && !process.env.BENCH_SKIP_EXPORT ? await exportAll(page, frame, perfFile, rows) : { ms: NaN, lines: 0, blocked: NaN };
+      if (rows <= 200_000 && !process.env.BENCH_SKIP_EXPORT) {
         results.exportJson.push(exported.ms);
         results.exportBlocked.push(exported.blocked);
         results.exportLines = exported.lines;
