@@ -11,7 +11,7 @@
  * host's record index.
  */
 import { COLUMNS, type ColumnId } from '../../../src/shared/columns';
-import { decodeChunk, L, S, type RowChunk } from '../../../src/shared/rowCodec';
+import { decodeChunk, L, S, type Codes, type RowChunk } from '../../../src/shared/rowCodec';
 import { dkimText, valueLabel } from '../format';
 import { isoUtcMs } from './isoDate';
 import { NCOL, SearchIndex, type Segment } from './searchIndex';
@@ -60,8 +60,8 @@ interface Part {
   /** The chunk's strings (list codes index these). */
   strings: readonly string[];
   /** Per list (L.rdns, L.dkims, L.extras): row r's codes are codes[starts[r] … starts[r + 1]). */
-  starts: Uint32Array[];
-  codes: Uint32Array[];
+  starts: Codes[];
+  codes: Codes[];
 }
 
 export class RowStore implements Facts {
@@ -160,8 +160,8 @@ export class RowStore implements Facts {
     };
     const ids = seg.ids;
     const M = nStr + 1;
-    const [rdS, dkS, exS] = starts as [Uint32Array, Uint32Array, Uint32Array];
-    const [rdC, dkC, exC] = codes as [Uint32Array, Uint32Array, Uint32Array];
+    const [rdS, dkS, exS] = starts as [Codes, Codes, Codes];
+    const [rdC, dkC, exC] = codes as [Codes, Codes, Codes];
     const pairIds = new Map<number, number>();
     let emptyDkim = -1;
     const scalarCols = SCALAR_COLS;
@@ -327,7 +327,7 @@ export class RowStore implements Facts {
     return (i) => this.cellAt(i, col);
   }
 
-  private list(index: number, l: number): { part: Part; codes: Uint32Array } | undefined {
+  private list(index: number, l: number): { part: Part; codes: Codes } | undefined {
     if (!(index >= 0 && index < this.length)) return undefined;
     const part = this.parts[this.partOf[index]!]!;
     const r = index - part.from;
@@ -368,7 +368,7 @@ export class RowStore implements Facts {
   }
 }
 
-function signaturesOf(codes: Uint32Array, strings: readonly string[]): Signature[] {
+function signaturesOf(codes: Codes, strings: readonly string[]): Signature[] {
   const out: Signature[] = [];
   for (let k = 0; k + 2 < codes.length; k += 3) out.push({ domain: strings[codes[k]!] ?? '', selector: strings[codes[k + 1]!] ?? '', result: strings[codes[k + 2]!] ?? '' });
   return out;
