@@ -64,8 +64,8 @@ export class RecordsModel {
   private readonly ranks = new Map<ColumnId, Ranks>();
   private sorted: { key: string; version: number; order: Uint32Array } | undefined;
   private searchCache: { query: string; version: number; generation: number; length: number; mask: Uint8Array } | undefined;
-  private totals: { version: number; counts: Uint32Array[] } | undefined;
-  private allCounts: { version: number; rows: Uint32Array[]; emails: Float64Array[] } | undefined;
+  /** Rows and emails per value of each facet over the first `length` rows (all of them once extended). */
+  private allCounts: { generation: number; length: number; rows: Uint32Array[]; emails: Float64Array[] } | undefined;
   readonly timings: Timings = { sortMs: 0, filterMs: 0 };
 
   get length(): number {
@@ -77,7 +77,6 @@ export class RecordsModel {
     this.ranks.clear();
     this.sorted = undefined;
     this.searchCache = undefined;
-    this.totals = undefined;
     this.allCounts = undefined;
   }
 
@@ -85,7 +84,6 @@ export class RecordsModel {
   bytes(): number {
     let n = this.store.bytes() + this.fields.bytes() + (this.sorted?.order.byteLength ?? 0) + (this.searchCache?.mask.byteLength ?? 0);
     for (const r of this.ranks.values()) n += r.rank.byteLength;
-    for (const c of this.totals?.counts ?? []) n += c.byteLength;
     for (const c of [...(this.allCounts?.rows ?? []), ...(this.allCounts?.emails ?? [])]) n += c.byteLength;
     return n;
   }
@@ -166,18 +164,59 @@ export class RecordsModel {
     return mask;
   }
 
-  /** How many rows carry each facet value over all rows (orders the short facets' options). */
-  private facetTotals(fields: FieldIndex[]): Uint32Array[] {
+  /**
+   * Rows and emails per value of each facet over every row. Rows are only ever appended (until a
+   * clear), so the counts are extended with the new rows instead of counted again: at a million
+   * rows, counting them all again took most of each recompute while rows streamed in.
+   */
+  private everyRow(fields: FieldIndex[]): { rows: Uint32Array[]; emails: Float64Array[] } {
     const s = this.store;
-    if (this.totals && this.totals.version === s.version) return this.totals.counts;
-    const counts = fields.map((field) => {
-      const c = new Uint32Array(field.dict.length);
-      if (field.kind === 'single') for (let i = 0; i < s.length; i++) c[field.codes[i]!]!++;
-      else for (let j = 0, e = field.start[s.length]!; j < e; j++) c[field.codes[j]!]!++;
-      return c;
-    });
-    this.totals = { version: s.version, counts };
-    return counts;
+    const n = s.length;
+    let c = this.allCounts;
+    if (!c || c.generation !== s.generation || c.length > n || c.rows.length !== fields.length) {
+      c = { generation: s.generation, length: 0, rows: fields.map(() => new Uint32Array(0)), emails: fields.map(() => new Float64Array(0)) };
+    }
+    if (c.length < n) {
+      const em = s.emails;
+      const from = c.length;
+      for (let f = 0; f < fields.length; f++) {
+        const field = fields[f]!;
+        let r = c.rows[f]!;
+        let e = c.emails[f]!;
+        if (r.length < field.dict.length) {
+          // New values since: the arrays grow to the field's dictionary.
+          const r2 = new Uint32Array(field.dict.length);
+          r2.set(r);
+          const e2 = new Float64Array(field.dict.length);
+          e2.set(e);
+          r = r2;
+          e = e2;
+        }
+        const codes = field.codes;
+        if (field.kind === 'single') {
+          for (let i = from; i < n; i++) {
+            const k = codes[i]!;
+            r[k]!++;
+            e[k]! += em[i]!;
+          }
+        } else {
+          const start = field.start;
+          for (let i = from; i < n; i++) {
+            const x = em[i]!;
+            for (let j = start[i]!, end = start[i + 1]!; j < end; j++) {
+              const k = codes[j]!;
+              r[k]!++;
+              e[k]! += x;
+            }
+          }
+        }
+        c.rows[f] = r;
+        c.emails[f] = e;
+      }
+      c.length = n;
+    }
+    this.allCounts = c;
+    return c;
   }
 
   /** Rows (1) that have every group filter's value; undefined without group filters. */
@@ -284,13 +323,13 @@ export class RecordsModel {
     }
 
     // Counted one field at a time: tight loops over typed arrays. Without any filter the counts
-    // are those of every row, kept per store version (clearing the search is then instant).
+    // are those of every row, kept and extended as rows come (clearing the search is then instant).
+    const every = this.everyRow(fields);
     const unfiltered = visibleCount === n;
-    const kept = unfiltered && this.allCounts?.version === s.version ? this.allCounts : undefined;
-    const rows: Uint32Array[] = kept ? kept.rows : [];
-    const emails: Float64Array[] = kept ? kept.emails : [];
+    const rows: Uint32Array[] = unfiltered ? every.rows.slice() : [];
+    const emails: Float64Array[] = unfiltered ? every.emails.slice() : [];
     const em = s.emails;
-    for (let f = kept ? fields.length : 0; f < fields.length; f++) {
+    for (let f = unfiltered ? fields.length : 0; f < fields.length; f++) {
       const field = fields[f]!;
       const r = new Uint32Array(field.dict.length);
       const e = new Float64Array(field.dict.length);
@@ -327,7 +366,6 @@ export class RecordsModel {
       rows.push(r);
       emails.push(e);
     }
-    if (unfiltered && !kept) this.allCounts = { version: s.version, rows, emails };
 
     const out = new Uint32Array(visibleCount);
     const trendRows = new Uint32Array(trendCount);
@@ -343,7 +381,7 @@ export class RecordsModel {
       }
     }
     const summary = summarize(s, out);
-    const facets = facetOptions(FACETS, fields, this.facetTotals(fields), rows, emails, query.facets);
+    const facets = facetOptions(FACETS, fields, every.rows, rows, emails, query.facets);
     this.timings.filterMs = performance.now() - t0;
     return { order: out, posOf, trendRows, facets, summary };
   }
