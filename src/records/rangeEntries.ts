@@ -32,10 +32,84 @@ const tick = (): Promise<void> => new Promise((r) => setImmediate(r));
 
 /**
  * The records by date (ties in their order), as one stable sort would give them, without holding
- * the event loop: sorting a million rows at once blocked the extension host for ~500 ms.
+ * the event loop: sorting a million rows at once blocked the extension host for ~500 ms. Integer
+ * dates (all that the API and the report reader give) are sorted by their digits (a stable radix
+ * sort of row positions on typed arrays, 14 bits a pass: about 30 ms for a million rows where
+ * comparing the records took a second); anything else in runs of comparisons, merged.
  */
 export async function sortByDate(records: readonly DmarcRecord[]): Promise<DmarcRecord[]> {
   if (records.length <= SORT_RUN) return [...records].sort(byDate);
+  return (await radixByDate(records)) ?? (await mergeByDate(records));
+}
+
+const RADIX_BITS = 14;
+const RADIX = 1 << RADIX_BITS;
+/** Rows a loop of the radix sort goes through before it yields (~5 ms). */
+const SLICE = 1 << 18;
+
+/** fn(from, to) over [0, n) in slices, yielding the event loop before each. */
+async function sliced(n: number, fn: (from: number, to: number) => void): Promise<void> {
+  for (let a = 0; a < n; a += SLICE) {
+    await tick();
+    fn(a, Math.min(n, a + SLICE));
+  }
+}
+
+/** Undefined when a date is not an integer or the dates span more than 2^42 ms (139 years). */
+async function radixByDate(records: readonly DmarcRecord[]): Promise<DmarcRecord[] | undefined> {
+  const n = records.length;
+  let min = Infinity;
+  let max = -Infinity;
+  for (let i = 0; i < n; i++) {
+    const t = records[i]!.dateMs;
+    if (!Number.isInteger(t)) return undefined;
+    if (t < min) min = t;
+    if (t > max) max = t;
+  }
+  const span = max - min;
+  if (!(span < 2 ** 42)) return undefined;
+  const rel = new Float64Array(n);
+  let order = new Uint32Array(n);
+  await sliced(n, (a, b) => {
+    for (let i = a; i < b; i++) {
+      rel[i] = records[i]!.dateMs - min;
+      order[i] = i;
+    }
+  });
+  let next = new Uint32Array(n);
+  const counts = new Uint32Array(RADIX);
+  // Least significant digit first: each pass is stable, so ties keep their positions.
+  for (let scale = 1; scale <= span; scale *= RADIX) {
+    counts.fill(0);
+    await sliced(n, (a, b) => {
+      for (let i = a; i < b; i++) counts[Math.floor(rel[i]! / scale) % RADIX]!++;
+    });
+    let sum = 0;
+    for (let d = 0; d < RADIX; d++) {
+      const c = counts[d]!;
+      counts[d] = sum;
+      sum += c;
+    }
+    const from = order;
+    const to = next;
+    await sliced(n, (a, b) => {
+      for (let k = a; k < b; k++) {
+        const i = from[k]!;
+        to[counts[Math.floor(rel[i]! / scale) % RADIX]!++] = i;
+      }
+    });
+    [order, next] = [next, order];
+  }
+  const out = new Array<DmarcRecord>(n);
+  const sortedOrder = order;
+  await sliced(n, (a, b) => {
+    for (let k = a; k < b; k++) out[k] = records[sortedOrder[k]!]!;
+  });
+  return out;
+}
+
+/** Runs of SORT_RUN rows sorted by comparing, then merged pairwise, yielding in between. */
+async function mergeByDate(records: readonly DmarcRecord[]): Promise<DmarcRecord[]> {
   let runs: DmarcRecord[][] = [];
   for (let i = 0; i < records.length; i += SORT_RUN) {
     runs.push(records.slice(i, i + SORT_RUN).sort(byDate));

@@ -1,0 +1,40 @@
+// sortByDate (src/records/rangeEntries.ts): integer dates by a radix sort of positions, any other
+// dates by merged runs of comparisons; either way exactly the order of one stable sort.
+import { strict as assert } from 'node:assert';
+import type { DmarcRecord } from '../../src/api/types';
+import { sortByDate } from '../../src/records/rangeEntries';
+
+function rows(n: number, date: (i: number) => number): DmarcRecord[] {
+  return Array.from({ length: n }, (_, i) => ({ dateMs: date(i), i }) as unknown as DmarcRecord);
+}
+
+async function sameAsStableSort(list: DmarcRecord[]): Promise<void> {
+  const want = [...list].sort((a, b) => a.dateMs - b.dateMs);
+  const got = await sortByDate(list);
+  assert.equal(got.length, list.length);
+  const at = got.findIndex((r, k) => r !== want[k]);
+  assert.equal(at, -1, `first difference at ${at}: ${JSON.stringify(got[at])} vs ${JSON.stringify(want[at])}`);
+}
+
+describe('record store: sortByDate over every kind of date', () => {
+  let seed = 99;
+  const rnd = (n: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
+  const N = 70_001; // above one run of comparisons: the large-range paths
+
+  it('a year of report times to the second, many ties', () => sameAsStableSort(rows(N, () => Date.UTC(2026, 0, 1) + rnd(365 * 86_400) * 1000)));
+  it('dates before 1970 and after 2100 (negative and large integers)', () => sameAsStableSort(rows(N, (i) => (i % 2 ? -1 : 1) * rnd(4_000_000) * 1_000_000)));
+  it('every row on the same instant: positions kept', () => sameAsStableSort(rows(N, () => 1_700_000_000_000)));
+  it('dates already in order, and in reverse order', async () => {
+    await sameAsStableSort(rows(N, (i) => i * 1000));
+    await sameAsStableSort(rows(N, (i) => (N - i) * 1000));
+  });
+  it('spans over 2^42 ms and fractional dates go by comparisons, to the same order', async () => {
+    await sameAsStableSort(rows(N, (i) => (i % 3 === 0 ? 2 ** 43 : rnd(1000) * 1000)));
+    await sameAsStableSort(rows(N, () => rnd(100_000) / 7));
+  });
+  it('every digit matters: dates differing only in one 14-bit digit, each position of it', async () => {
+    for (const shift of [0, 14, 28, 40]) await sameAsStableSort(rows(N, () => rnd(3) * 2 ** shift + (shift ? rnd(2) : 0)));
+    // A span of exactly one digit's worth (2^14, 2^28): its top digit still takes a pass.
+    for (const shift of [14, 28]) await sameAsStableSort(rows(N, () => rnd(2) * 2 ** shift));
+  });
+});
