@@ -269,14 +269,14 @@ class App {
     else this.persistence.schedule();
   }
 
-  /** Recomputes the view (filter, sort, facets, summary, trend, groups) and repaints. */
-  update(renderTable = true): void {
+  /** Recomputes the view (filter, sort, facets, summary, and unless told not to the trend and groups) and repaints. */
+  update(renderTable = true, analysis = true): void {
     this.pump.settleUpdate();
     this.view = this.model.compute(this.query());
     this.table.setRows(this.view.order, renderTable);
     this.facets.update(this.view.facets);
     this.summary.update(this.view.summary, this.model.length);
-    this.analysis.update(this.state, this.view);
+    if (analysis) this.analysis.update(this.state, this.view);
     this.applyRestore();
     this.render();
   }

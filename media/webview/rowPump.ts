@@ -49,6 +49,12 @@ document.addEventListener('securitypolicyviolation', (e) => {
  * of the time (a recompute of 500k rows takes ~200 ms: reading the rows must not wait on it).
  */
 const STREAM_UPDATE_MS = 200;
+/**
+ * While rows stream in, the trend and the groups are redrawn at most this often: over a million
+ * rows they were a third of the webview's work while loading (the trend's pass over every row,
+ * Chart.js measuring its labels), work the same page needs for reading the rows that arrive.
+ */
+const STREAM_ANALYSIS_MS = 1_000;
 
 /** The bytes of a `rows` message, whatever shape structured cloning gave them, read as a binary chunk. */
 export function decodeRows(data: unknown): RowChunk {
@@ -80,6 +86,7 @@ export class RowPump {
   /** How long the last streaming recompute took. */
   private updateCost = 0;
   private lastUpdate = 0;
+  private lastAnalysis = 0;
   private firstRowsAt = 0;
   private idleHandle = 0;
 
@@ -176,7 +183,9 @@ export class RowPump {
       this.updateTimer = window.setTimeout(() => {
         this.updateTimer = 0;
         const t = performance.now();
-        app.update();
+        const analysis = t - this.lastAnalysis >= STREAM_ANALYSIS_MS;
+        if (analysis) this.lastAnalysis = t;
+        app.update(true, analysis);
         this.updateCost = performance.now() - t;
       }, wait);
     }

@@ -136,6 +136,8 @@ async function main(): Promise<void> {
         console.log(`  gc pauses > 20 ms (ms@at kind): ${gcs.map((e) => `${e.ms}@${e.at - response.at}k${e.kind}`).join(' ')}`);
       }
 
+      // BENCH_WVPROFILE: a second profile of the webview, over the sorts, group-bys and keystrokes.
+      const wvInteract = process.env.BENCH_WVPROFILE ? await startFrameProfile(page, frame) : undefined;
       // Sort: click the header, wait two animation frames (the new rows are painted).
       for (const column of ['emails', 'source', 'date']) {
         results.sort.push(await frame.evaluate(async (col) => {
@@ -177,6 +179,7 @@ async function main(): Promise<void> {
         previous = shown;
         results.filter.push(ms);
       }
+      if (wvInteract) console.log((await wvInteract()).replace('while loading', 'while sorting, grouping and filtering'));
       // DOM size at several scroll positions.
       for (const at of [0, 0.25, 0.5, 0.75, 1]) {
         results.domRows.push(await frame.evaluate(async (fraction) => {
