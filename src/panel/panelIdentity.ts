@@ -1,4 +1,5 @@
 /** What a records panel shows (organization, range, source, initial search), and its key and title. */
+import { revealBidi } from '../shared/bidi';
 import type { Account, Organization } from '../accounts/accountStore';
 import { organizationLabel } from '../accounts/accountStore';
 import { rangeLabel } from '../records/dateInput';
@@ -38,6 +39,7 @@ export function panelKey(target: PanelTarget): string {
 export function titleOf(target: PanelTarget): string {
   const base = `${organizationLabel(target.org)} · ${rangeLabel(target.start, target.end)}`;
   const title = target.source !== undefined ? `${base} · ${target.source}` : base;
-  return target.initialSearch ? `${title} · ${target.initialSearch}` : title;
+  // A source or a report's domain is report data: its bidirectional controls show as escapes.
+  return revealBidi(target.initialSearch ? `${title} · ${target.initialSearch}` : title);
 }
 

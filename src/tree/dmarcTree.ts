@@ -12,7 +12,7 @@ import type { DmarcRecord } from '../api/types';
 import { Commands } from '../commands';
 import type { Node, NodeOf } from './nodes';
 import { RefreshRound, refreshReport, type RefreshOutcome } from './refreshRound';
-import { appendTable, healthColor } from './treeText';
+import { appendTable, healthColor, revealBidiIn } from './treeText';
 import { ReportTree } from '../reportFiles/reportTree';
 import { REPORT_FILES_ID, type ReportFiles } from '../reportFiles/reportFiles';
 
@@ -252,7 +252,12 @@ export class DmarcTreeProvider implements vscode.TreeDataProvider<Node>, vscode.
     return out;
   }
 
+  /** The item of a node, with what report data put in its texts made safe to show (treeText.ts revealBidiIn). */
   getTreeItem(node: Node): vscode.TreeItem {
+    return revealBidiIn(this.makeItem(node));
+  }
+
+  private makeItem(node: Node): vscode.TreeItem {
     const C = vscode.TreeItemCollapsibleState;
     if (ReportTree.owns(node)) return this.reports!.item(node);
     switch (node.kind) {

@@ -11,6 +11,9 @@ import type { DmarcExplorerApi } from '../../src/extension';
 import type { Node, NodeOf } from '../../src/tree/nodes';
 import type { Account } from '../../src/accounts/accountStore';
 
+/** Bidirectional controls (src/shared/bidi.ts). */
+const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+const BIDI_ALL = new RegExp(BIDI.source, 'g');
 const KEY_A = 'behaviour-key-a-51f0';
 const KEY_B = 'behaviour-key-b-7c22';
 
@@ -137,7 +140,7 @@ describe('behaviours: settings, several accounts, restore, reported rows, hostil
     opened.panel.dispose();
   });
 
-  it('hostile text in report fields stays text in tree items: labels as given, Markdown tooltips escaped', async () => {
+  it('hostile text in report fields stays text in tree items: labels as given (bidi controls as escapes), Markdown tooltips escaped', async () => {
     server.setFaults({ hostileStrings: true });
     const day = dayBack(31);
     const org = a.organizations.find((o) => o.id === 'org-a2')!;
@@ -146,10 +149,16 @@ describe('behaviours: settings, several accounts, restore, reported rows, hostil
     const sources = (await children(node)).filter((n) => n.kind === 'source') as NodeOf<'source'>[];
     assert.ok(sources.length > 0);
     let seen = 0;
+    let bidi = 0;
     for (const s of sources) {
       const item = api.tree.getTreeItem(s);
-      assert.equal(item.label, s.source.source, 'the label is the plain string');
+      assert.equal(item.label, s.source.source.replace(BIDI_ALL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`), 'the label is the plain string, bidi controls escaped');
       const md = item.tooltip as vscode.MarkdownString;
+      assert.ok(!BIDI.test(`${item.label}${item.description}${md.value}`), 'no bidirectional control shown');
+      if (s.source.source.includes('\u202egnp.exe')) {
+        bidi++;
+        assert.ok(md.value.includes('\\u202egnp.exe'), 'the override shown as its escape in the tooltip');
+      }
       assert.ok(md instanceof vscode.MarkdownString);
       assert.ok(!md.isTrusted && !md.supportHtml, 'no commands, no HTML');
       for (const h of HOSTILE_STRINGS) {
@@ -160,9 +169,17 @@ describe('behaviours: settings, several accounts, restore, reported rows, hostil
       for (const ip of await children(s)) {
         const ipItem = api.tree.getTreeItem(ip);
         assert.equal(typeof ipItem.tooltip, 'string', 'IP tooltips are plain strings');
+        assert.ok(!BIDI.test(`${ipItem.label}${ipItem.description}${ipItem.tooltip}`), 'no bidirectional control in an IP item');
       }
     }
     assert.ok(seen > 0, 'hostile source names reached the tree');
+    assert.ok(bidi > 0, 'a source starting with U+202E reached the tree');
+    // A panel on such a source: its title (the tab's) shows the escape too.
+    const rlo = sources.find((n) => n.source.source.includes('\u202e'))!;
+    await vscode.commands.executeCommand(Commands.openRecords, rlo);
+    const panel = await until(() => api.panels.all.find((p) => p.target.source === rlo.source.source), 'the source\u2019s panel');
+    assert.ok(!BIDI.test(panel.panel.title) && panel.panel.title.includes('\\u202e'), `the panel title: ${panel.panel.title}`);
+    panel.panel.dispose();
   });
 
   it('the panel’s Retry fetches again, Update API Key asks for the key (masked) then fetches again, Copy JSON copies the row’s JSON', async () => {
