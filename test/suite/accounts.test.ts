@@ -6,6 +6,7 @@ import { startApiServer, type ApiServer } from '../server/server';
 import { Commands } from '../../src/commands';
 import { extensionApi, removeAllAccounts, runScripted } from './helpers';
 import type { DmarcExplorerApi } from '../../src/extension';
+import type { Account } from '../../src/accounts/accountStore';
 
 const KEY = 'suite-secret-key-7f3a9c2e51';
 
@@ -43,6 +44,15 @@ describe('accounts and keys (extension host, local API server)', () => {
     await removeAllAccounts(api);
     await server.close();
   });
+
+  /** The account the first test adds through the palette; made directly when a test runs without it (alone, or in another order). */
+  async function acme(): Promise<Account> {
+    const found = api.accounts.list()[0];
+    if (found) return found;
+    const made = await api.accounts.add('Acme mail', server.url, KEY);
+    await api.accounts.addOrganization(made.id, { id: orgId, name: 'Acme' });
+    return api.accounts.get(made.id)!;
+  }
 
   it('Add Account stores the key in SecretStorage and nowhere else', async () => {
     const prompter = await runScripted(api, Commands.addAccount, ['Acme mail', server.url, KEY, orgId, 'Acme']);
@@ -84,7 +94,7 @@ describe('accounts and keys (extension host, local API server)', () => {
   });
 
   it('Add Organization refused (403): explains both causes, offers Edit Organization ID with the typed value kept', async () => {
-    const [account] = api.accounts.list();
+    const account = await acme();
     const before = account.organizations.length;
     const prompter = await runScripted(api, Commands.addOrganization, ['org-not-held', 'Typo', 'Edit Organization ID', 'org-suite-2', 'Second'], { kind: 'account', account });
     const said = prompter.asked.find((a) => a.kind === 'notify:error');
@@ -100,7 +110,7 @@ describe('accounts and keys (extension host, local API server)', () => {
   });
 
   it('a 403 reads the same in a notification and in the tree\u2019s error item', async () => {
-    const [account] = api.accounts.list();
+    const account = await acme();
     const prompter = await runScripted(api, Commands.addOrganization, ['org-not-held', '', undefined], { kind: 'account', account });
     const notified = prompter.asked.find((a) => a.kind === 'notify:error')?.title ?? '';
     // The same organization in the tree (added without the check): its range fails with the same 403.
@@ -119,7 +129,7 @@ describe('accounts and keys (extension host, local API server)', () => {
   });
 
   it('Update API Key checks the new key first: refused everywhere → Edit Key (typed value kept) or Save Anyway', async () => {
-    const [account] = api.accounts.list();
+    const account = await acme();
     const secret = () => api.context.secrets.get(`dmarc.apiKey.${account.id}`);
     server.resetRequests();
     // A refused key, edited into the right one: only the right one is saved.
@@ -141,7 +151,7 @@ describe('accounts and keys (extension host, local API server)', () => {
 
   it('Test Connection checks every organization of the account; success is a status bar word, not a pop-up', async () => {
     server.resetRequests();
-    const [account] = api.accounts.list();
+    const account = await acme();
     const prompter = await runScripted(api, Commands.testConnection, [], { kind: 'account', account });
     assert.equal(server.requests.filter((r) => r.status === 200).length, account.organizations.length);
     assert.deepEqual(prompter.asked.map((a) => a.kind), ['status']);
@@ -193,7 +203,7 @@ describe('accounts and keys (extension host, local API server)', () => {
   });
 
   it('Rename, Copy ID and Remove Organization; Remove Account deletes the secret', async () => {
-    const [account] = api.accounts.list();
+    const account = await acme();
     const org = account.organizations[0];
     await runScripted(api, Commands.renameOrganization, ['Acme Corp'], { kind: 'org', account, org });
     assert.equal(api.accounts.list()[0].organizations[0].name, 'Acme Corp');
