@@ -52,6 +52,16 @@ describe('records panel (extension host, local API server)', () => {
     await server.close();
   });
 
+  /** The "Last 7 days" panel the first test opens; opened here when a test runs without it (alone, or in another order). */
+  async function last7Panel(): Promise<RecordsPanel> {
+    if (panel && api.panels.all.includes(panel) && panel.rows.length > 0) return panel;
+    await runScripted(api, Commands.fetchRange, ['Last 7 days']);
+    const expected = presetRange('last7', new Date());
+    const p = await until(() => api.panels.all.find((x) => x.identity.start === expected.start.toISOString() && x.identity.end === expected.end.toISOString() && x.identity.source === undefined), 'the Last 7 days panel');
+    await until(() => p.rows.length > 0 || undefined, 'rows sent to the webview');
+    return p;
+  }
+
   it('Fetch Records for Date Range: with one organization no pick, the range step names it; then the panel', async () => {
     server.resetRequests();
     const prompter = await runScripted(api, Commands.fetchRange, ['Last 7 days']);
@@ -232,6 +242,7 @@ describe('records panel (extension host, local API server)', () => {
   });
 
   it('exports the selected rows to an untitled JSON tab, exactly as received', async () => {
+    panel = await last7Panel();
     const indices = [0, 2, Math.min(5, panel.rows.length - 1)];
     await panel.handleMessage({ type: 'export', requestId: 1, format: 'json', indices, what: 'selected' });
     const doc = await until(() => vscode.workspace.textDocuments.find((d) => d.isUntitled && d.languageId === 'json' && d.getText().length > 0), 'the JSON tab');
@@ -253,6 +264,7 @@ describe('records panel (extension host, local API server)', () => {
   });
 
   it('exports CSV with a header and quoted, formula-safe fields', async () => {
+    panel = await last7Panel();
     // A row with a reportId (an extra field the JSON keeps) and one without.
     const withId = panel.rows.findIndex((r) => typeof r.raw.reportId === 'string');
     const without = panel.rows.findIndex((r) => !('reportId' in r.raw));
@@ -279,6 +291,7 @@ describe('records panel (extension host, local API server)', () => {
   });
 
   it('an export tab filled in many pieces holds exactly the export (JSON, and CSV with CRLF)', async () => {
+    panel = await last7Panel();
     const { openExport } = await import('../../src/export/openExport');
     const { toJson, toCsv } = await import('../../src/export/format');
     const records = panel.rows.slice(0, 40);
@@ -296,6 +309,7 @@ describe('records panel (extension host, local API server)', () => {
   });
 
   it('a large export is saved to a file instead: one record per line, streamed, the same rows', async () => {
+    panel = await last7Panel();
     const { openExport } = await import('../../src/export/openExport');
     const dir = mkdtempSync(join(tmpdir(), 'dmarc-export-'));
     try {
@@ -323,6 +337,7 @@ describe('records panel (extension host, local API server)', () => {
   });
 
   it('cancelling a file export part-way deletes the partial file and keeps an existing one', async () => {
+    panel = await last7Panel();
     const { openExport } = await import('../../src/export/openExport');
     const dir = mkdtempSync(join(tmpdir(), 'dmarc-export-'));
     try {
@@ -349,13 +364,17 @@ describe('records panel (extension host, local API server)', () => {
   });
 
   it('logs one Info line per request: organization, range, status, rows, bytes, duration', async () => {
+    // A request of its own (a range no other test fetches), so the line is this test's.
+    const day = new Date(Date.now() - 40 * 86_400_000).toISOString().slice(0, 10);
+    await runScripted(api, Commands.fetchRange, ['Custom range…', day, day]);
     // The output channel's default level is Info: the line is there without Debug.
-    const line = await until(() => /GET org-panel-1 \d{4}-\d{2}-\d{2}…\d{4}-\d{2}-\d{2}: 200, [\d,]+ rows, [\d.]+ [KM]?B, [\d,]+ ms/.exec(logText(api))?.[0], 'the request line in the log');
+    const line = await until(() => new RegExp(`GET org-panel-1 ${day}…${day}: 200, [\\d,]+ rows, [\\d.]+ [KM]?B, [\\d,]+ ms`).exec(logText(api))?.[0], 'the request line in the log');
     assert.match(line, /^GET org-panel-1/);
     assert.ok(!logText(api).includes(KEY), 'never the key');
   });
 
   it('ignores invalid messages from the webview, and logs them', async () => {
+    panel = await last7Panel();
     const docsBefore = vscode.workspace.textDocuments.length;
     const junk: unknown[] = [
       null, 42, 'export', { type: 'nope' }, { type: 'export', requestId: 3, format: 'html', indices: [0], what: 'selected' },
