@@ -168,7 +168,9 @@ describe('hostile: stored state (extension host)', function () {
   });
 
   it('records panels restored from hostile serialized state: each disposed with a log line, or opened on its own range', async () => {
-    const account = api.accounts.list().find((a) => a.label === 'Locked')!;
+    // The account of the test before, or one made here when this test runs alone.
+    const account = api.accounts.list().find((a) => a.label === 'Locked') ?? (await api.accounts.add('Locked', server.url, KEY));
+    if (!account.organizations.some((o) => o.id === 'org-s')) await api.accounts.addOrganization(account.id, { id: 'org-s' });
     const identity = { accountId: account.id, organizationId: 'org-s', start: '2025-06-01T00:00:00.000Z', end: '2025-06-01T23:59:59.999Z' };
     const states: unknown[] = [
       undefined, null, 5, 'state', [], {}, { identity: null }, { identity: 'x' }, { identity: { ...identity, accountId: 'gone' } },
