@@ -18,14 +18,22 @@ describe('DMARC tree in the browser', () => {
     await server?.close();
   });
 
+  const ACME = { label: 'Acme mail', orgId: ORG, orgName: 'Acme Org' };
+  /** The account the first test adds; added here when a test runs without it (alone, or in another order). */
+  async function acme(): Promise<void> {
+    if (server.requests.some((r) => r.query.organizationId === ORG)) return;
+    await addAccount(wb.page, { ...ACME, baseUrl: server.url, key: KEY });
+  }
+
   it('adds an account through the command palette, as a user would', async () => {
-    await addAccount(wb.page, { label: 'Acme mail', baseUrl: server.url, key: KEY, orgId: ORG, orgName: 'Acme Org' });
+    await addAccount(wb.page, { ...ACME, baseUrl: server.url, key: KEY });
     const org = wb.page.locator('.sidebar .monaco-list-row', { hasText: 'Acme Org' });
     await org.waitFor({ state: 'visible', timeout: 30_000 });
     assert.equal(await org.count(), 1);
   });
 
   it('expanding "Last 7 days" shows the summary and the sources', async () => {
+    await acme();
     await wb.page.locator('.sidebar .monaco-list-row', { hasText: 'Acme Org' }).click();
     const last7 = wb.page.locator('.sidebar .monaco-list-row', { hasText: 'Last 7 days' });
     await last7.waitFor({ state: 'visible' });
@@ -40,6 +48,7 @@ describe('DMARC tree in the browser', () => {
   });
 
   it('with one account (no account level), its commands are on the organization and in the view\u2019s … menu', async () => {
+    await acme();
     await wb.page.locator('.sidebar .monaco-list-row', { hasText: 'Acme Org' }).click({ button: 'right' });
     const menu = wb.page.locator('.context-view .monaco-menu');
     await menu.waitFor({ state: 'visible' });
