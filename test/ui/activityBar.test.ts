@@ -31,6 +31,7 @@ describe('DMARC activity bar (real workbench in Chromium)', () => {
   it('after an account without organizations, the welcome says what is true: added, not connected', async () => {
     const server = await startApiServer({ keys: { 'ui-welcome-key-1f': ['org-w'] } });
     try {
+      await openDmarcView(wb.page); // open already when the test before ran
       await wb.page.locator('.welcome-view-content .monaco-button', { hasText: 'Add Account' }).click();
       await answer(wb.page, 'Welcome test');
       await answer(wb.page, server.url);
