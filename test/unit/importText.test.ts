@@ -45,14 +45,23 @@ describe('import: the encoding a document is read in', () => {
     }
   });
 
-  it('the declaration is looked for in the first 200 bytes only', () => {
+  it('the declaration is looked for in the first 200 bytes only, however many the decoder is shown', () => {
     // `encoding="windows-1252"` ends at byte 199 in the first document, at byte 200 in the second.
     const at = (pad: number) => `<?xml version="1.0"${' '.repeat(pad)}encoding="windows-1252"?>`;
+    const whole = (doc: Uint8Array) => {
+      const d = decoderFor(doc);
+      return d.write(doc) + d.end();
+    };
     const inside = at(200 - '<?xml version="1.0"encoding="windows-1252"'.length);
     assert.equal(inside.indexOf('"?>'), 199);
-    assert.equal(decode(latin1(`${inside}<a>\u00e9</a>`)), `${inside}<a>é</a>`);
+    assert.equal(whole(latin1(`${inside}<a>\u00e9</a>`)), `${inside}<a>é</a>`);
     const outside = at(201 - '<?xml version="1.0"encoding="windows-1252"'.length);
+    assert.equal(whole(latin1(`${outside}<a>\u00e9</a>`)), `${outside}<a>\ufffd</a>`);
     assert.equal(decode(latin1(`${outside}<a>\u00e9</a>`)), `${outside}<a>\ufffd</a>`);
+    // The attribute may start late in those 200 bytes (l1 is a label of windows-1252).
+    const late = `<?xml version="1.0"${' '.repeat(185 - 19)}encoding="l1"?>`;
+    assert.equal(late.indexOf('encoding'), 185);
+    assert.equal(whole(latin1(`${late}<a>\u00e9</a>`)), `${late}<a>é</a>`);
   });
 
   it('a declared UTF-8 or UTF-16 without a byte order mark, or an unknown encoding, is read as UTF-8', () => {
@@ -68,6 +77,13 @@ describe('import: the encoding a document is read in', () => {
     assert.equal(decode(le), doc);
     const be = Buffer.from(doc, 'utf16le').swap16();
     assert.equal(decode(new Uint8Array([0xfe, 0xff, ...be])), doc);
+  });
+
+  it('only both bytes of a UTF-16 byte order mark make UTF-16: one of them alone is read as UTF-8', () => {
+    assert.equal(decode(bytes(0xff, 0x41, 0x42, 0x43)), '\ufffdABC');
+    assert.equal(decode(bytes(0x41, 0xfe, 0x42, 0x43)), 'A\ufffdBC');
+    assert.equal(decode(bytes(0xfe, 0x41, 0x42, 0x43)), '\ufffdABC');
+    assert.equal(decode(bytes(0x41, 0xff, 0x42, 0x43)), 'A\ufffdBC');
   });
 
   it('UTF-16 and declared encodings decode across pieces cut inside a character', () => {
@@ -135,6 +151,30 @@ describe('import: the UTF-8 decoder piece by piece', () => {
     assert.deepEqual(pieces(e, [utf8('<a>'), bytes(0xef, 0xbb, 0xbf)]), ['<a>', '\ufeff', '']);
     const only = decoderFor(bytes(0xef, 0xbb, 0xbf));
     assert.deepEqual(pieces(only, [bytes(0xef, 0xbb, 0xbf)]), ['', '']);
+  });
+
+  it('only a whole UTF-8 byte order mark is dropped: other bytes in its place are text', () => {
+    assert.equal(decode(bytes(0x41, 0xbb, 0xbf, 0x42)), 'A\ufffd\ufffdB');
+    assert.equal(decode(bytes(0xef, 0x41, 0xbf, 0x42)), '\ufffdA\ufffdB');
+    assert.equal(decode(bytes(0xef, 0xbb, 0x41, 0x42)), '\ufffdAB');
+    assert.equal(decode(bytes(0x41, 0x42, 0xbf, 0x43)), 'AB\ufffdC');
+    // A document that is only the start of a mark, or ends in a cut character whose last bytes look like one.
+    assert.deepEqual(pieces(decoderFor(bytes(0xef, 0xbb)), [bytes(0xef, 0xbb)]), ['', '\ufffd']);
+    assert.deepEqual(pieces(decoderFor(utf8('abc')), [utf8('abc'), bytes(0xf0, 0x9f, 0xbf)]), ['abc', '', '\ufffd']);
+    assert.deepEqual(pieces(decoderFor(utf8('abc')), [utf8('abc'), bytes(0xf0, 0xbb, 0xbf)]), ['abc', '', '\ufffd']);
+  });
+
+  it('keeps its own copy of bytes it holds back: the caller may reuse its buffer', () => {
+    const d = decoderFor(utf8('<a'));
+    const buf = utf8('<a');
+    assert.equal(d.write(buf), '');
+    buf.set(utf8('zz'));
+    assert.equal(d.write(utf8('>')), '<a>');
+    const e = decoderFor(utf8('abc'));
+    const cut = bytes(0x61, 0x62, 0x63, 0xe2, 0x82);
+    assert.equal(e.write(cut), 'abc');
+    cut.fill(0x78);
+    assert.equal(e.write(bytes(0xac)), '€');
   });
 
   it('a cut character left at the end becomes one U+FFFD; nothing is carried past end', () => {
