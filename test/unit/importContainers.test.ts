@@ -64,6 +64,7 @@ describe('import: sniffing a stream by its first bytes', () => {
     // Only the whole mark counts; without it such bytes are not text either.
     assert.equal(sniff(bytes(0xef, 0x00, 0x00, 0x3c)), 'unknown');
     assert.equal(sniff(bytes(0xef, 0xbb, 0x00, 0x3c)), 'unknown');
+    assert.equal(sniff(bytes(0xef, 0x00, 0xbf, 0x3c)), 'unknown');
     assert.equal(sniff(bytes(0x41, 0xbb, 0xbf, 0x3c)), 'unknown');
     assert.equal(sniff(bytes(0x41, 0x42, 0xbf, 0x3c)), 'unknown');
     // A form feed or vertical tab is no XML white space.
@@ -226,6 +227,17 @@ describe('import: reading a zip into sinks', () => {
     const { opened, errors } = await unzip(broken);
     assert.deepEqual(errors, []);
     assert.deepEqual(opened.map((o) => [o.name, o.sink.events]), [['c.xml', ['abort: zip: invalid block type']]]);
+  });
+
+  it('a broken entry is aborted once, and the entries after it are read', async () => {
+    const zip = zipSync({ 'a.xml': [noisy(3000), { level: 6 }], 'b.xml': [noisy(3 * STEP), { level: 0 }] });
+    const broken = zip.slice();
+    broken[30 + 'a.xml'.length] = 0xff; // the first deflate block header: an invalid block type
+    broken[31 + 'a.xml'.length] = 0xff;
+    const { opened, errors } = await unzip(broken);
+    assert.deepEqual(errors, []);
+    assert.deepEqual(opened.map((o) => [o.name, o.sink.events]), [['a.xml', ['abort: zip: invalid block type']], ['b.xml', ['end']]]);
+    assert.deepEqual(opened[1]!.sink.data, noisy(3 * STEP));
   });
 
   it('a zip cut off inside an entry aborts that entry', async () => {
