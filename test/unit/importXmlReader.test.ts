@@ -42,9 +42,16 @@ describe('import: the XML reader’s blocks', () => {
     ]);
   });
 
-  it('elements are matched by local name: a prefix, bound or not, is cut off', () => {
+  it('elements are matched by local name: a prefix, bound or not, even an empty one, is cut off', () => {
     assert.deepEqual(blocks('<d:feedback><d:record><d:row><d:count>2</d:count></d:row></d:record></d:feedback>'), [
       { name: 'record', value: { row: { count: '2' } } },
+    ]);
+    assert.deepEqual(blocks('<feedback><:record><:a>1</:a></:record></feedback>'), [{ name: 'record', value: { a: '1' } }]);
+  });
+
+  it('CDATA after a first child element is ignored too, whatever its length', () => {
+    assert.deepEqual(blocks(`<feedback><record><a>x</a><![CDATA[${'y'.repeat(50)}]]><b>z</b></record></feedback>`, { maxDepth: 8, maxTextLength: 10 }), [
+      { name: 'record', value: { a: 'x', b: 'z' } },
     ]);
   });
 
