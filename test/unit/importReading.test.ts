@@ -71,6 +71,23 @@ describe('import: what one file’s read gives back', () => {
   });
 });
 
+describe('import: a long read shares the event loop', () => {
+  it('reading a few megabytes of reports gives other work a turn before it ends', async () => {
+    const records = Array.from({ length: 12_000 }, (_, i) => recordXml({ ip: `10.${i >> 16}.${(i >> 8) & 255}.${i & 255}` }));
+    const xml = utf8(reportXml({ records }));
+    assert.ok(xml.length > 4_000_000, `${xml.length} bytes`);
+    let turns = 0;
+    const timer = setInterval(() => turns++, 1);
+    try {
+      const r = await read('big.xml', xml);
+      assert.equal(r.reports[0]!.records.length, 12_000);
+    } finally {
+      clearInterval(timer);
+    }
+    assert.ok(turns > 0, 'a timer ran while the file was read');
+  });
+});
+
 describe('import: reports in a message', () => {
   const xml = utf8(reportXml());
 
