@@ -35,7 +35,8 @@ describe('records panel analysis in the browser: trend, groups, DKIM fields, lay
     // One organization: no pick, the range step names it.
     await wb.page.locator('.quick-input-widget .quick-input-title', { hasText: 'Fetch Records of Analysis Org: range' }).waitFor({ state: 'visible' });
     await choose(wb.page, range);
-    const f = await findWebviewFrame(wb.page, '[data-testid="records-panel"]', 60_000);
+    // The new panel's frame, not one opened before (which may be detaching as this one opens).
+    const f = await findWebviewFrame(wb.page, '[data-testid="records-panel"]', 60_000, frames);
     await waitForPanelReady(f);
     frames.add(f);
     return f;

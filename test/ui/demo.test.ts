@@ -3,7 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { answer, activeEditorText, findWebviewFrame, openDmarcView, runCommand, waitForPanelReady } from './harness';
+import { accept, answer, activeEditorText, findWebviewFrame, openDmarcView, runCommand, waitForPanelReady } from './harness';
 
 interface Harness {
   repoRoot: string;
@@ -125,8 +125,7 @@ describe('npm run demo, end to end in the browser', () => {
     const baseUrlBox = page.locator('.quick-input-widget input');
     await baseUrlBox.waitFor({ state: 'visible' });
     assert.equal(await baseUrlBox.inputValue(), `http://127.0.0.1:${apiPort}`, 'the base URL is pre-filled');
-    await page.keyboard.press('Enter');
-    await page.waitForTimeout(200);
+    await accept(page);
     await answer(page, key);
     await answer(page, 'acme');
     await answer(page, 'Acme Corporation');

@@ -87,12 +87,15 @@ export async function runCommand(page: Page, title: string): Promise<void> {
   await row.click();
 }
 
-/** The innermost frame of a webview whose document has an element matching `selector`. */
-export async function findWebviewFrame(page: Page, selector: string, timeoutMs = 30_000): Promise<Frame> {
+/**
+ * The innermost frame of a webview whose document has an element matching `selector`; `not`:
+ * frames already known (a panel opened earlier), so that a new panel's frame is the one found.
+ */
+export async function findWebviewFrame(page: Page, selector: string, timeoutMs = 30_000, not: ReadonlySet<Frame> = new Set()): Promise<Frame> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     for (const frame of page.frames()) {
-      if (frame === page.mainFrame()) continue;
+      if (frame === page.mainFrame() || not.has(frame)) continue;
       try {
         if (await frame.$(selector)) return frame;
       } catch {
@@ -104,25 +107,67 @@ export async function findWebviewFrame(page: Page, selector: string, timeoutMs =
   throw new Error(`no webview frame with ${selector} within ${timeoutMs} ms`);
 }
 
-/** Types an answer into the open quick input and presses Enter. */
+export interface QuickInputStep {
+  title: string;
+  value: string;
+}
+
+/** The open quick input's title and value (which step of a flow it shows). */
+async function quickInputStep(page: Page): Promise<QuickInputStep> {
+  return page.evaluate(() => ({
+    title: document.querySelector('.quick-input-widget .quick-input-title')?.textContent ?? '',
+    value: document.querySelector<HTMLInputElement>('.quick-input-widget input')?.value ?? '',
+  }));
+}
+
+/**
+ * Waits until the quick input that showed `step` has taken its answer: VS Code hides it once the
+ * answer passes validation (an extension-host round trip), then the extension may show its next
+ * step, which has another title (every multi-step flow here numbers or names its steps) or value.
+ * An answer refused by validation leaves the step as it was, and this times out.
+ */
+export async function untilAnswered(page: Page, step: QuickInputStep, timeoutMs = 30_000): Promise<void> {
+  await page.waitForFunction(
+    (s) => {
+      const widget = document.querySelector<HTMLElement>('.quick-input-widget');
+      if (!widget || !widget.checkVisibility()) return true;
+      const title = widget.querySelector('.quick-input-title')?.textContent ?? '';
+      const value = widget.querySelector<HTMLInputElement>('input')?.value ?? '';
+      return title !== s.title || value !== s.value;
+    },
+    step,
+    { timeout: timeoutMs },
+  );
+}
+
+/** Presses Enter in the open quick input and waits until it has taken the answer. */
+export async function accept(page: Page): Promise<void> {
+  const step = await quickInputStep(page);
+  await page.keyboard.press('Enter');
+  await untilAnswered(page, step);
+}
+
+/**
+ * Types an answer into the open quick input, presses Enter and waits until it is taken. No wait
+ * before Enter: VS Code validates the value the input holds when Enter is pressed.
+ */
 export async function answer(page: Page, text: string): Promise<void> {
   const input = page.locator('.quick-input-widget input');
   await input.waitFor({ state: 'visible' });
   await input.fill(text);
-  await page.waitForTimeout(100);
-  await page.keyboard.press('Enter');
-  await page.waitForTimeout(200);
+  await accept(page);
 }
 
-/** Picks a quick-pick item by its label. */
+/** Picks a quick-pick item by its label and waits until the pick is taken. */
 export async function choose(page: Page, label: string): Promise<void> {
   const input = page.locator('.quick-input-widget input');
   await input.waitFor({ state: 'visible' });
   await input.fill(label);
   const row = page.locator('.quick-input-list .monaco-list-row', { hasText: label }).first();
   await row.waitFor({ state: 'visible' });
+  const step = await quickInputStep(page);
   await row.click();
-  await page.waitForTimeout(200);
+  await untilAnswered(page, step);
 }
 
 /** Add Account through the command palette, the way a user does it. */

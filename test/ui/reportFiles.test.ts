@@ -40,9 +40,11 @@ describe('report files in the browser: a folder opened from the palette, its dom
     if (await page.locator('.sidebar .monaco-list-row', { hasText: 'dmarc-reports' }).count()) return;
     await runCommand(page, 'DMARC: Open Report Files…');
     await choose(page, 'A Folder of Reports…');
-    // VS Code's own file dialog (the simple one in the browser): type the path, accept.
+    // VS Code's own file dialog (the simple one in the browser), titled like the pick before it,
+    // opens on a folder's path: once that is in its input, type ours (typed sooner, the dialog's
+    // own path would replace it) and accept.
     const input = page.locator('.quick-input-widget input');
-    await input.waitFor({ state: 'visible' });
+    await page.waitForFunction(() => document.querySelector<HTMLInputElement>('.quick-input-widget input')?.value.startsWith('/') === true);
     await input.fill(`${folder}/`);
     await page.locator('.quick-input-widget .quick-input-action a, .quick-input-widget .monaco-button', { hasText: 'Open' }).first().click();
     await page.locator('.sidebar .monaco-list-row', { hasText: 'example.com' }).first().waitFor({ state: 'visible', timeout: 30_000 });

@@ -1,0 +1,58 @@
+// Facet options from one filter pass's counts (media/webview/data/facetOptions.ts), exactly: which
+// values are listed, in which order for short and for top-value facets, and with what counts.
+import { strict as assert } from 'node:assert';
+import { facetOptions } from '../../media/webview/data/facetOptions';
+import type { FieldIndex } from '../../media/webview/data/fieldTypes';
+
+const field = (dict: string[]): FieldIndex => ({ kind: 'single', dict, codes: new Uint32Array(0) });
+const u32 = (...n: number[]) => Uint32Array.from(n);
+const f64 = (...n: number[]) => Float64Array.from(n);
+
+describe('webview facet options, exactly', () => {
+  it('a short facet: by rows over all rows, then by name; empty and "(none)" last; values no row has left out', () => {
+    const dict = ['fail', '', 'pass', 'zz', '(none)', 'gone'];
+    const out = facetOptions(['dmarcResult'], [field(dict)], [u32(5, 9, 7, 5, 9, 0)], [u32(1, 2, 3, 0, 4, 0)], [f64(10, 20, 30, 0, 40, 0)], {});
+    assert.deepEqual(out.dmarcResult, [
+      { key: 'pass', label: 'pass', count: 3, emails: 30, selected: false },
+      { key: 'fail', label: 'fail', count: 1, emails: 10, selected: false },
+      { key: 'zz', label: 'zz', count: 0, emails: 0, selected: false },
+      { key: '', label: '(empty)', count: 2, emails: 20, selected: false },
+      { key: '(none)', label: '(none)', count: 4, emails: 40, selected: false },
+    ]);
+  });
+
+  it('a top-value facet: by current emails, then by name', () => {
+    const dict = ['b.example', 'a.example', 'c.example', 'd.example'];
+    const out = facetOptions(['source'], [field(dict)], [u32(1, 1, 9, 1)], [u32(1, 1, 1, 0)], [f64(5, 5, 7, 0)], {});
+    assert.deepEqual(out.source.map((o) => [o.key, o.emails]), [['c.example', 7], ['a.example', 5], ['b.example', 5], ['d.example', 0]]);
+  });
+
+  it('selected values are marked; one no row has is listed (count 0) so it can be cleared; one unknown to the rows too', () => {
+    const dict = ['pass', 'fail'];
+    const out = facetOptions(['spf'], [field(dict)], [u32(3, 0)], [u32(3, 0)], [f64(6, 0)], { spf: ['fail', 'softfail', ''] });
+    assert.deepEqual(out.spf, [
+      { key: 'pass', label: 'pass', count: 3, emails: 6, selected: false },
+      { key: 'fail', label: 'fail', count: 0, emails: 0, selected: true },
+      { key: 'softfail', label: 'softfail', count: 0, emails: 0, selected: true },
+      { key: '', label: '(empty)', count: 0, emails: 0, selected: true },
+    ]);
+  });
+
+  it('several facets at once, each from its own arrays; counts missing from short arrays read 0', () => {
+    const out = facetOptions(
+      ['dmarc', 'reporter'],
+      [field(['none', 'reject']), field(['r1'])],
+      [u32(1, 2), u32(4)],
+      [u32(1), u32(4)],
+      [f64(2), f64(8)],
+      {},
+    );
+    assert.deepEqual(out, {
+      dmarc: [
+        { key: 'reject', label: 'reject', count: 0, emails: 0, selected: false },
+        { key: 'none', label: 'none', count: 1, emails: 2, selected: false },
+      ],
+      reporter: [{ key: 'r1', label: 'r1', count: 4, emails: 8, selected: false }],
+    });
+  });
+});
