@@ -31,4 +31,22 @@ describe('webview: record dates read as Date.parse reads them', () => {
     );
     fc.assert(fc.property(fc.string({ minLength: 20, maxLength: 24, unit: fc.constantFrom(...'0123456789-:T.Z+ ') }), same), { numRuns: 5000 });
   });
+
+  it('reads the API\'s forms without Date.parse (the point of the fast path), and only those', () => {
+    const parse = Date.parse;
+    const seen: string[] = [];
+    Date.parse = (s: string) => (seen.push(s), parse(s));
+    try {
+      const fast = ['2026-11-16T17:20:00.000Z', '2026-11-16T17:20:00Z', '1970-01-01T00:00:00Z', '9999-12-31T23:59:59.999Z', '0100-01-01T00:00:00Z', '2023-02-30T00:00:00Z', '2026-12-31T23:59:59Z', '2026-01-01T00:00:00.001Z'];
+      const want = fast.map((s) => new Date(s).getTime());
+      assert.deepEqual(fast.map(isoUtcMs), want);
+      assert.deepEqual(seen, [], 'no Date.parse for the API\'s forms');
+      const slow = ['0099-12-31T23:59:59Z', '2026-11-16T24:00:00Z', '2026-11-16T17:20:60Z', '2026-11-16T17:60:00Z', '2026-13-01T00:00:00Z', '2026-00-01T00:00:00Z', '2026-11-00T00:00:00Z', '2026-11-32T00:00:00Z',
+        '2026-11-16T17:20:00+01:00', '2026-11-16 17:20:00Z', '2026-11-16T17:20:00.000z', '2026-11-16T17:20:00,000Z', '2026-11-16T17:20:00.0a0Z', 'x026-11-16T17:20:00Z', '2026-11-16T17:20:00.5Z', '2026/11/16T17:20:00Z', '2026-11-16t17:20:00Z', '2026-11-16T17-20:00Z', '2026-11-16T17:20-00Z', '2026-11-16T17:20:00.000+'];
+      for (const s of slow) isoUtcMs(s);
+      assert.deepEqual(seen, slow, 'every other spelling goes to Date.parse');
+    } finally {
+      Date.parse = parse;
+    }
+  });
 });
