@@ -44,8 +44,13 @@ describe('report files in the browser: a folder opened from the palette, its dom
     // opens on a folder's path: once that is in its input, type ours (typed sooner, the dialog's
     // own path would replace it) and accept.
     const input = page.locator('.quick-input-widget input');
+    // Its list shows once it has read its starting folder, after which it no longer writes the
+    // input (a value starting with '/' alone was not enough: a later one replaced ours once in CI).
+    await page.locator('.quick-input-list .monaco-list-row').first().waitFor({ state: 'visible' });
     await page.waitForFunction(() => document.querySelector<HTMLInputElement>('.quick-input-widget input')?.value.startsWith('/') === true);
-    await input.fill(`${folder}/`);
+    const want = `${folder}/`;
+    await input.fill(want);
+    await page.waitForFunction((w) => document.querySelector<HTMLInputElement>('.quick-input-widget input')?.value === w, want);
     await page.locator('.quick-input-widget .quick-input-action a, .quick-input-widget .monaco-button', { hasText: 'Open' }).first().click();
     await page.locator('.sidebar .monaco-list-row', { hasText: 'example.com' }).first().waitFor({ state: 'visible', timeout: 30_000 });
   }
