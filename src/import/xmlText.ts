@@ -20,7 +20,9 @@ function encodingOf(head: Uint8Array): string {
   let ascii = '';
   for (let i = 0; i < head.length && i < 200; i++) ascii += String.fromCharCode(head[i]!);
   const declared = DECL_ENCODING.exec(ascii)?.[1]?.toLowerCase();
-  if (declared && !/^utf-?(8|16)$/.test(declared)) {
+  // A declaration of UTF-16 (any byte order) that this ASCII scan could read was written in an
+  // ASCII-compatible encoding, not UTF-16 (whose documents start with a byte order mark): UTF-8.
+  if (declared && !/^utf-?(8|16(le|be)?)$/.test(declared)) {
     try {
       return new TextDecoder(declared).encoding;
     } catch {

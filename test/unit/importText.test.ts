@@ -65,7 +65,7 @@ describe('import: the encoding a document is read in', () => {
   });
 
   it('a declared UTF-8 or UTF-16 without a byte order mark, or an unknown encoding, is read as UTF-8', () => {
-    for (const name of ['UTF-8', 'utf8', 'UTF-16', 'utf16', 'x-no-such-encoding']) {
+    for (const name of ['UTF-8', 'utf8', 'UTF-16', 'utf16', 'UTF-16LE', 'utf-16be', 'x-no-such-encoding']) {
       const doc = `<?xml version="1.0" encoding="${name}"?><a>é €</a>`;
       assert.equal(decode(utf8(doc)), doc, name);
     }

@@ -32,6 +32,16 @@ describe('webview: record dates read as Date.parse reads them', () => {
     fc.assert(fc.property(fc.string({ minLength: 20, maxLength: 24, unit: fc.constantFrom(...'0123456789-:T.Z+ ') }), same), { numRuns: 5000 });
   });
 
+  it('one character changed anywhere in the API\'s forms, to a character just outside the digits or to a separator', () => {
+    // '/' and ':' sit just below and above '0'–'9': a digit check that tests only one side of the
+    // range lets them through as digits -1 and 10.
+    for (const form of ['2026-11-16T17:20:00.123Z', '2026-11-16T17:20:00Z']) {
+      for (let i = 0; i < form.length; i++) {
+        for (const c of '/:-.TZx 9') same(form.slice(0, i) + c + form.slice(i + 1));
+      }
+    }
+  });
+
   it('reads the API\'s forms without Date.parse (the point of the fast path), and only those', () => {
     const parse = Date.parse;
     const seen: string[] = [];
