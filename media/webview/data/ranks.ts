@@ -40,12 +40,14 @@ function ranksFrom(code: Uint32Array, sortedIds: ArrayLike<number>): Ranks {
  * Text in Intl.Collator order. Sorting ~100k distinct strings with a collator comparator costs
  * ~200 ms, so the distinct values are first put in code-unit order (a native sort) and then
  * sorted with the collator: V8's TimSort finds the runs already in order, and the collator pass
- * costs little more than one comparison per value. The result is exactly collator order.
+ * costs little more than one comparison per value. The result is exactly collator order, ties
+ * in code-unit order.
  */
 function rankText(d: ColumnCodes): Ranks {
   const sorted = d.uniq.slice();
-  // Code-unit order first: the collator then sorts an almost sorted array, much faster.
-  if (sorted.length >= 2000) sorted.sort();
+  // Code-unit order first: the collator then sorts an almost sorted array, much faster, and
+  // texts it holds equal (case aside, `e` and `e\u0301`, ignorable controls) keep code-unit order.
+  sorted.sort();
   sorted.sort(collator.compare);
   const ids = new Uint32Array(sorted.length);
   for (let k = 0; k < sorted.length; k++) ids[k] = d.index.get(sorted[k]!)!;
@@ -105,7 +107,7 @@ function rankByNumber(keyOf: (i: number) => number, length: number, textOf: (i: 
 function rankDkim(d: ColumnCodes): Ranks {
   const { uniq, code } = d;
   const count = uniq.map((v) => parseInt(v, 10) || 0);
-  const ids = uniq.map((_, k) => k).sort((a, b) => count[a]! - count[b]! || collator.compare(uniq[a]!, uniq[b]!));
+  const ids = uniq.map((_, k) => k).sort((a, b) => count[a]! - count[b]! || collator.compare(uniq[a]!, uniq[b]!) || codeUnitCompare(uniq[a]!, uniq[b]!));
   return ranksFrom(code, ids);
 }
 

@@ -261,7 +261,7 @@ export class RowStore implements Facts {
 
   /** A cell's display text by column index (COL[...]). */
   cellAt(index: number, col: number): string {
-    if (!(index >= 0 && index < this.length)) return '';
+    if (!this.has(index)) return '';
     const seg = this.parts[this.partOf[index]!]!.seg;
     return seg.dict[seg.ids[(index - seg.from) * NCOL + col]!] ?? '';
   }
@@ -327,8 +327,13 @@ export class RowStore implements Facts {
     return (i) => this.cellAt(i, col);
   }
 
+  /** Whether `index` is a row's (a whole number below the length). */
+  private has(index: number): boolean {
+    return Number.isInteger(index) && index >= 0 && index < this.length;
+  }
+
   private list(index: number, l: number): { part: Part; codes: Codes } | undefined {
-    if (!(index >= 0 && index < this.length)) return undefined;
+    if (!this.has(index)) return undefined;
     const part = this.parts[this.partOf[index]!]!;
     const r = index - part.from;
     const starts = part.starts[l]!;
