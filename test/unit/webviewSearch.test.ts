@@ -1,0 +1,87 @@
+// The webview's search index (media/webview/data/searchIndex.ts) against a scan of every cell:
+// any range of rows, with or without a row mask, queries typed on or changed, over segments of
+// any size; and its bounds (a segment refuses more strings than it was sized for).
+import { strict as assert } from 'node:assert';
+import fc from 'fast-check';
+import { COLUMNS } from '../../src/shared/columns';
+import { NCOL, SearchIndex } from '../../media/webview/data/searchIndex';
+import { RowStore } from '../../media/webview/data/store';
+
+const word = fc.constantFrom('', 'Mail', 'mail.example', 'MAILER', 'ai', 'é', 'É', 'pass', 'x=y', 'İ', 'ǅ', '42');
+
+function row(w: string[], extras: string[]): unknown[] {
+  return [w[0], w[1], w[2], w[3], w[4], w[5], w[6], [w[7], w[8]], w.length, w[9], w[10], w[11], w[12], w[13], w[14], [[w[15], w[16], w[17]]], w[18], extras];
+}
+
+describe('webview: the search index, against a scan of every cell', () => {
+  it('any rows, any range, any mask, queries typed on letter by letter or changed', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.array(word, { minLength: 19, maxLength: 19 }), fc.array(word, { maxLength: 4 })), { minLength: 1, maxLength: 30 }),
+        fc.integer({ min: 1, max: 9 }),
+        fc.array(fc.constantFrom('m', 'ma', 'mai', 'mail', 'mail.', 'a', 'ai', 'é', 'i', 'x=', '=y', '(empty)', 's=(none)', '4', 'zz', 'ǆ', 'i̇'), { minLength: 1, maxLength: 8 }),
+        fc.nat(),
+        fc.nat(),
+        fc.array(fc.boolean(), { minLength: 30, maxLength: 30 }),
+        (rows, size, queries, x, y, withinBits) => {
+          const store = new RowStore();
+          for (let k = 0; k < rows.length; k += size) store.append(rows.slice(k, k + size).map(([w, e]) => row(w, e)));
+          const n = store.length;
+          const from = x % (n + 1);
+          const to = from + (y % (n - from + 1));
+          const within = Uint8Array.from(withinBits.slice(0, n), Number);
+          for (const q of queries) {
+            for (const mask of [undefined, within]) {
+              const got = new Uint8Array(n);
+              store.search.search(q, from, to, got, mask);
+              const want = Array.from({ length: n }, (_, i) => {
+                if (i < from || i >= to || (mask && !mask[i])) return 0;
+                const ex = store.extraPairs(i);
+                const cells = COLUMNS.map((c) => store.cell(i, c));
+                for (let k = 0; k < ex.length; k += 2) cells.push(`${ex[k]}=${ex[k + 1]}`);
+                return cells.some((c) => c.toLowerCase().includes(q)) ? 1 : 0;
+              });
+              assert.deepStrictEqual([...got], want, `${JSON.stringify(q)} over [${from}, ${to})${mask ? ' within' : ''}`);
+            }
+          }
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
+  it('sets only what matches: rows already marked stay marked, rows outside the range are not touched', () => {
+    const store = new RowStore();
+    store.append(['alpha', 'beta', 'gamma', 'alpha'].map((s) => row(Array(19).fill(s), [])));
+    const mask = Uint8Array.from([0, 1, 0, 0]);
+    store.search.search('alp', 1, 4, mask);
+    assert.deepStrictEqual([...mask], [0, 1, 0, 1]);
+  });
+
+  it('a segment holds the strings it was sized for and refuses one more; its ids are 16-bit up to 65,536 strings', () => {
+    const index = new SearchIndex();
+    const w = index.begin(0, 2, ['a', 'b'], 4);
+    assert.equal(w.add('c'), 2);
+    assert.equal(w.add('d'), 3);
+    assert.throws(() => w.add('e'), /more strings than it was sized for/);
+    assert.ok(w.segment.ids instanceof Uint16Array);
+    assert.ok(index.begin(2, 1, [], 65_536).segment.ids instanceof Uint16Array);
+    assert.ok(index.begin(3, 1, [], 65_537).segment.ids instanceof Uint32Array);
+    // ids: 2 rows × NCOL × 2 bytes, 1 × NCOL × 2, 1 × NCOL × 4; extra starts: (rows + 1) × 4 each.
+    assert.equal(index.bytes(), 2 * NCOL * 2 + NCOL * 2 + NCOL * 4 + (3 + 2 + 2) * 4);
+    w.set(1, 3, 3);
+    w.setExtras(0, [0, 2]);
+    w.setExtras(1, [1]);
+    const mask = new Uint8Array(4);
+    index.search('d', 0, 2, mask);
+    assert.deepStrictEqual([...mask], [0, 1, 0, 0]);
+    mask.fill(0);
+    index.search('c', 0, 2, mask);
+    assert.deepStrictEqual([...mask], [1, 0, 0, 0], 'an extra field of row 0');
+    index.clear();
+    assert.equal(index.bytes(), 0);
+    mask.fill(0);
+    index.search('a', 0, 4, mask);
+    assert.deepStrictEqual([...mask], [0, 0, 0, 0]);
+  });
+});
