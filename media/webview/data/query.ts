@@ -12,6 +12,9 @@ import { rankColumn, sortByRank, type Ranks, type SortSpec } from './ranks';
 import { RowStore } from './store';
 import { summarize, type Summary } from './summary';
 
+const IN_TREND = 1;
+const VISIBLE = 2;
+
 export type { SortSpec };
 
 /** A filter to one value of a field: a group chosen in the groups table. */
@@ -277,8 +280,9 @@ export class RecordsModel {
       }
       active.push({ f, field, allowed });
     });
-    const visible = new Uint8Array(n);
-    const inTrend = new Uint8Array(n);
+    // Per row: IN_TREND when it passes every facet, VISIBLE when it is also in the day range (one
+    // array, so putting rows in sort order below reads one byte per row at random, not two).
+    const flags = new Uint8Array(n);
     const days = query.days;
     const dlo = days ? days.startMs : 0;
     const dhi = days ? days.endMs : 0;
@@ -308,13 +312,13 @@ export class RecordsModel {
       }
       if (fails > 1) continue;
       if (fails === 0) {
-        inTrend[i] = 1;
+        flags[i] = IN_TREND;
         trendCount++;
       }
       // The day range narrows the table and the counts, not the trend it was chosen on.
       if (days && !(dates[i]! >= dlo && dates[i]! <= dhi)) continue;
       if (fails === 0) {
-        visible[i] = 1;
+        flags[i] = IN_TREND | VISIBLE;
         counted[visibleCount++] = i;
       } else {
         near[nearCount] = i;
@@ -374,13 +378,16 @@ export class RecordsModel {
     let q = 0;
     for (let k = 0; k < n; k++) {
       const i = order[k]!;
-      if (inTrend[i]) trendRows[q++] = i;
-      if (visible[i]) {
+      const f = flags[i]!;
+      if (f === 0) continue;
+      trendRows[q++] = i;
+      if (f & VISIBLE) {
         posOf[i] = p;
         out[p++] = i;
       }
     }
-    const summary = summarize(s, out);
+    // The same rows in row order: the summary then reads the row arrays in order, not at random.
+    const summary = summarize(s, counted.subarray(0, visibleCount));
     const facets = facetOptions(FACETS, fields, every.rows, rows, emails, query.facets);
     this.timings.filterMs = performance.now() - t0;
     return { order: out, posOf, trendRows, facets, summary };
