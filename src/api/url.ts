@@ -13,8 +13,11 @@ export function isLoopbackHost(host: string): boolean {
   if (!h) return false;
   let canon: string;
   try {
-    // Let the URL parser canonicalise odd IPv4/IPv6 spellings instead of re-implementing it.
-    canon = new URL(`http://${h.includes(':') ? `[${h}]` : h}/`).hostname;
+    // Let the URL parser canonicalise odd IPv4/IPv6 spellings instead of re-implementing it. A
+    // "host" that the parser reads as more than a host (`localhost/x`, `a@localhost`) is none.
+    const u = new URL(`http://${h.includes(':') ? `[${h}]` : h}/`);
+    if (u.href !== `http://${u.host}/`) return false;
+    canon = u.hostname;
   } catch {
     return false;
   }
