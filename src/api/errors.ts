@@ -20,8 +20,9 @@ export class ApiError extends Error {
     super(message);
     this.name = 'ApiError';
     this.kind = kind;
-    if (extra.status !== undefined) this.status = extra.status;
-    if (extra.retryAfterMs !== undefined) this.retryAfterMs = extra.retryAfterMs;
+    // Class fields are defined (ES2022): the two are own properties, undefined when not given.
+    this.status = extra.status;
+    this.retryAfterMs = extra.retryAfterMs;
   }
 }
 

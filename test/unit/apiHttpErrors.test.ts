@@ -2,7 +2,7 @@
 // HTTP tests check the same errors over a real socket; these pin every sentence and field).
 import { strict as assert } from 'node:assert';
 import { ApiError } from '../../src/api/errors';
-import { FINAL, httpError, networkError, parseRetryAfter } from '../../src/api/httpErrors';
+import { discard, FINAL, httpError, networkError, parseRetryAfter } from '../../src/api/httpErrors';
 
 const URL_ = new URL('https://api.example.test:8443/v1/dmarc?organizationId=acme');
 const KEY = 'k3y-Secret-123456';
@@ -11,6 +11,11 @@ async function fromStatus(status: number, body = '', headers: Record<string, str
   const e = await httpError(new Response(body || null, { status, headers }), URL_, org, KEY);
   assert.ok(e instanceof ApiError);
   return [e.kind, e.message, e.status, e.retryAfterMs];
+}
+
+async function fromStatusResponse(res: Response): Promise<[string, string]> {
+  const e = await httpError(res, URL_, 'acme', KEY);
+  return [e.kind, e.message];
 }
 
 describe('api: failures, word for word', () => {
@@ -28,6 +33,8 @@ describe('api: failures, word for word', () => {
       ['', 'The server rejected the request (HTTP 400) without saying why.'],
       [`{"message":"key ${KEY} is wrong"}`, 'key [redacted] is wrong'],
       ['[1,2]', '[1,2]'],
+      ['{"message":"the message","error":null}', 'the message'],
+      ['limit < 10 required', 'limit < 10 required'],
       ['null', 'null'],
     ];
     for (const [body, message] of cases) assert.deepStrictEqual(await fromStatus(400, body), ['bad-request', message, 400, undefined], body);
@@ -70,7 +77,20 @@ describe('api: failures, word for word', () => {
     assert.equal(parseRetryAfter('0', now), 0);
     assert.equal(parseRetryAfter('Wed, 21 Oct 2015 07:28:00 GMT', now), 60_000);
     assert.equal(parseRetryAfter('Wed, 21 Oct 2015 07:26:00 GMT', now), 0);
-    for (const v of ['', 'soon', 'Wed, 99 Oct 2015']) assert.equal(parseRetryAfter(v, now), undefined, v);
+    for (const v of ['', 'soon', 'Wed, 99 Oct 2015', '5x', '5 s']) assert.equal(parseRetryAfter(v, now), undefined, v);
+  });
+
+  it('a body that fails while read is a 400 without words; an answer not read is cancelled, and a failing cancel is no error', async () => {
+    const broken = new ReadableStream({ pull: (c) => c.error(new Error('socket hang up')) });
+    assert.deepStrictEqual(await fromStatusResponse(new Response(broken, { status: 400 })), ['bad-request', 'The server rejected the request (HTTP 400) without saying why.']);
+    let cancelled = 0;
+    const unread = new ReadableStream({ pull: (c) => c.enqueue(new Uint8Array(8)), cancel: () => void cancelled++ });
+    assert.equal((await httpError(new Response(unread, { status: 503 }), URL_, 'acme', KEY)).kind, 'server');
+    assert.equal(cancelled, 1, 'the body of a 503 is cancelled, not left open');
+    const res = new Response('x', { status: 500 });
+    Object.defineProperty(res, 'body', { value: { cancel: () => Promise.reject(new Error('already gone')) } });
+    await discard(res);
+    await discard(new Response(null, { status: 204 }));
   });
 
   it('network failures by code, on the error or its cause; certificates are final; the key never appears', () => {

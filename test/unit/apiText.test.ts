@@ -38,6 +38,9 @@ describe('api: texts, exactly', () => {
       [{ start: '2026-11-01T00:00:01.000Z', end: '2026-11-30T23:59:58.999Z' }, 'GET acme 2026-11-01T00:00:01.000Z…2026-11-30T23:59:58.999Z: 200, 1,234 rows, 4.2 MB, 812 ms'],
       [{ start: 'x2026-11-01T00:00:00Z', end: '2026-11-30T23:59:59.999Zx' }, 'GET acme x2026-11-01T00:00:00Z…2026-11-30T23:59:59.999Zx: 200, 1,234 rows, 4.2 MB, 812 ms'],
       [{ start: 'yesterday', end: '2026-11-30T00:00:00.000Z' }, 'GET acme yesterday…2026-11-30: 200, 1,234 rows, 4.2 MB, 812 ms'],
+      // Whole-day bounds only when the whole string is one.
+      [{ start: 'x2026-11-01T00:00:00.000Z', end: '2026-11-30T23:59:59.999Zx' }, 'GET acme x2026-11-01T00:00:00.000Z…2026-11-30T23:59:59.999Zx: 200, 1,234 rows, 4.2 MB, 812 ms'],
+      [{ start: '2026-11-01T00:00:00.000Z!', end: '#2026-11-30T23:59:59.999Z' }, 'GET acme 2026-11-01T00:00:00.000Z!…#2026-11-30T23:59:59.999Z: 200, 1,234 rows, 4.2 MB, 812 ms'],
     ];
     for (const [change, want] of cases) assert.equal(requestLine({ ...base, ...change }), want, JSON.stringify(change));
   });
@@ -52,6 +55,10 @@ describe('api: texts, exactly', () => {
     assert.equal(redact(b64(`Bearer ${KEY}`), KEY), REDACTED);
     // A form that contains another (the key inside its URL-encoded form when nothing needs encoding).
     assert.equal(redact('x abcd-1234 y', 'abcd-1234'), `x ${REDACTED} y`);
+    // The key as pasted (with spaces) contains the trimmed key: the pasted form goes first, spaces and all.
+    assert.equal(redact(`x ${KEY} y`, ` ${KEY} `), `x${REDACTED}y`);
+    // The URL-encoded form contains the key's unencoded tail: removed whole, leaving no '%2F' behind.
+    assert.equal(redact('<ab%2Fcd-1234>', 'ab/cd-1234'), `<${REDACTED}>`);
   });
 
   it('nothing is removed without a secret, or for one shorter than 4 characters', () => {
