@@ -244,7 +244,7 @@ function describeValue(v: unknown): string {
   if (Array.isArray(v)) return 'a list';
   if (typeof v === 'string') return `"${snippet(v, 40)}"`;
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
-  return `a ${typeof v}`;
+  return 'an object'; // what else JSON.parse makes
 }
 
 /** "emails should be a number, got "12"" rather than zod's generic wording. */
@@ -258,11 +258,13 @@ function describeIssue(issue: z.core.$ZodIssue | undefined, row: unknown): strin
   for (const p of issue.path) value = isPlainObject(value) || Array.isArray(value) ? (value as Record<PropertyKey, unknown>)[p as PropertyKey] : undefined;
   if (issue.code === 'invalid_type' || issue.code === 'invalid_union') {
     if (value === undefined) return `${path} is missing`;
-    const expected = issue.code === 'invalid_type' ? issue.expected : path === 'rdns' ? 'a list of strings' : 'another type';
+    // rdns is the one union (a list of strings, or one string).
+    const expected = issue.code === 'invalid_type' ? issue.expected : 'a list of strings';
     return `${path} should be ${expected === 'array' ? 'a list' : expected === 'object' ? 'an object' : expected.startsWith('a') ? expected : `a ${expected}`}, got ${describeValue(value)}`;
   }
   if (issue.code === 'too_small') return `${path} is negative (${describeValue(value)})`;
-  return `${path} ${issue.message.startsWith('is ') ? issue.message : `is invalid: ${issue.message}`} (${describeValue(value)})`;
+  // The rest are the schema's own refinements, whose messages read "is …".
+  return value === undefined ? `${path} ${issue.message}` : `${path} ${issue.message} (${describeValue(value)})`;
 }
 
 // ---------------------------------------------------------------------------------------------
