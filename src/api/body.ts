@@ -65,9 +65,11 @@ function invalid(contentType: string | null, text: BodyText, what: string, secre
 /** The error for a body JSON.parse rejects. No JSON.parse message or stack: it says nothing a person can act on. */
 function notJson(contentType: string | null, text: BodyText, secret: string | undefined): ApiError {
   const looksCut = /^\s*[[{]/.test(typeof text === 'string' ? text : text.start);
-  return looksCut
-    ? invalid(contentType, text, 'the JSON is cut off or malformed', secret, 'Try again, or a shorter date range.')
-    : invalid(contentType, text, 'it is not JSON', secret);
+  return looksCut ? cutOff(contentType, text, secret) : invalid(contentType, text, 'it is not JSON', secret);
+}
+
+function cutOff(contentType: string | null, text: BodyText, secret: string | undefined): ApiError {
+  return invalid(contentType, text, 'the JSON is cut off or malformed', secret, 'Try again, or a shorter date range.');
 }
 
 function emptyBody(contentType: string | null, text: BodyText, secret: string | undefined): ApiError {
@@ -151,7 +153,6 @@ export async function normaliseRows(rows: unknown[], options: ParseOptions = {})
 export async function parseRecordsJsonAsync(text: string, contentType: string | null, options: ParseOptions = {}): Promise<unknown[]> {
   const { signal, secret } = options;
   if (text.length <= (options.oneShotMaxChars ?? DEFAULT_ONE_SHOT_MAX_CHARS)) return parseRecordsJson(text, contentType, secret);
-  if (text.trim() === '') throw emptyBody(contentType, text, secret);
 
   const scanner = new RecordsArrayScanner(text, { pieceChars: options.pieceChars });
   let scan: RecordsArrayScan | undefined;
@@ -267,7 +268,8 @@ export class RecordsBodyStream {
     const secret = this.options.secret;
     const body = { start: this.start, length: this.length };
     const { rows, end } = this.parser.end();
-    if (end.kind === 'invalid') throw body.start.trim() === '' ? emptyBody(contentType, body, secret) : notJson(contentType, body, secret);
+    // Only a body whose records array opened can end invalid, even when more than the kept start was whitespace.
+    if (end.kind === 'invalid') throw cutOff(contentType, body, secret);
     if (end.kind === 'other') {
       // No records array: one JSON.parse says what the body is instead (and throws).
       this.take(parseRecordsJson(end.text, contentType, secret));

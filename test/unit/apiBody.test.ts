@@ -65,6 +65,8 @@ describe('api: bodies, exactly', () => {
       ['  {"a":', 'application/json', 'the JSON is cut off or malformed (application/json, 7 B, starts with "{"a":"). Try again, or a shorter date range.'],
       ['\n[1,', 'application/json', 'the JSON is cut off or malformed (application/json, 4 B, starts with "[1,"). Try again, or a shorter date range.'],
       [' \n\t ', 'application/json', 'the body is empty (application/json, 4 B). Check the base URL.'],
+      // More whitespace than a streamed body keeps for messages, then a cut-off array: still "cut off".
+      [`${' '.repeat(12_000)}[1,`, 'application/json', 'the JSON is cut off or malformed (application/json, 11.7 KB). Try again, or a shorter date range.'],
       ['{"data":[]}', 'application/json', 'expected {"status": "success", "dmarcRecords": [...]} or a list of records (application/json, 11 B, starts with "{"data":[]}"). Check the base URL.'],
     ];
     for (const [text, type, what] of cases) {
@@ -115,9 +117,24 @@ describe('api: bodies, exactly', () => {
     // An empty element there is still a malformed body.
     const holed = `[${numbers.slice(0, 200_000).join(',')},,${numbers.slice(200_000).join(',')}]`;
     await assert.rejects(parseRecordsJsonAsync(holed, null, { oneShotMaxChars: 0 }), /the JSON is cut off or malformed/);
+    // A trailing comma there: the last piece is empty.
+    await assert.rejects(parseRecordsJsonAsync('[1,2,]', null, { oneShotMaxChars: 0, pieceChars: 1 }), /the JSON is cut off or malformed/);
+    const isCancel = (e: unknown) => e instanceof ApiError && e.kind === 'cancelled';
     const ac = new AbortController();
     ac.abort();
-    await assert.rejects(parseRecordsJsonAsync(text, null, { oneShotMaxChars: 0, signal: ac.signal }), (e: unknown) => e instanceof ApiError && e.kind === 'cancelled');
+    await assert.rejects(parseRecordsJsonAsync(text, null, { oneShotMaxChars: 0, signal: ac.signal }), isCancel);
+    // Rows the scanner jumps over need no parsing after the scan: an abort is seen while scanning.
+    const objects = JSON.stringify(Array.from({ length: 12_000 }, (_, i) => ROWS[i % ROWS.length]));
+    await assert.rejects(parseRecordsJsonAsync(objects, null, { oneShotMaxChars: 0, signal: ac.signal }), isCancel);
+    // Aborted once the pieces are being parsed (the scan is over): seen at the next yield.
+    const late = new AbortController();
+    const parse = JSON.parse;
+    JSON.parse = ((s: string, r?: Parameters<typeof JSON.parse>[1]) => (s.length > 50_000 && late.abort(), parse(s, r))) as typeof JSON.parse;
+    try {
+      await assert.rejects(parseRecordsJsonAsync(text, null, { oneShotMaxChars: 0, signal: late.signal }), isCancel);
+    } finally {
+      JSON.parse = parse;
+    }
   });
 
   it('a streamed body keeps its first 10,000 characters for messages, and counts them all', async () => {
@@ -133,8 +150,8 @@ describe('api: bodies, exactly', () => {
     let calls = 0;
     RecordSchema.safeParse = ((v: unknown) => (calls++, safeParse(v))) as typeof RecordSchema.safeParse;
     try {
-      const res = await normaliseRows(ROWS);
-      assert.equal(res.records.length, ROWS.length);
+      const res = await normaliseRows([...ROWS, { ...ROWS[0], emails: 0 }]);
+      assert.equal(res.records.length, ROWS.length + 1);
       assert.equal(calls, 0);
       await normaliseRows([{ ...ROWS[0], emails: '3' }]);
       assert.equal(calls, 1, 'a row out of normal form does');

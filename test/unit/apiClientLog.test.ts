@@ -150,6 +150,7 @@ describe('api client: what it says about each fetch', () => {
         const r = await recorded({ ...query(s.url), ...change });
         assert.deepEqual([r.error?.kind, r.error?.message], [kind, message], JSON.stringify(change));
         assert.deepEqual(r.lines, [`failed (${kind}): ${message}`]);
+        assert.equal(r.done[0]!.organizationId, change.organizationId === undefined && 'organizationId' in change ? '' : String(change.organizationId ?? 'acme').trim());
       }
       const long = `x${KEY}${'y'.repeat(200)}`;
       const r = await recorded(query(s.url, { organizationId: ` ${'o'.repeat(120)} `, startDate: long, endDate: new Date(NaN) }));
@@ -212,15 +213,16 @@ describe('api client: what it says about each fetch', () => {
     }
   });
 
-  it('leaves no listener on the caller’s signal, after a success or a failure', async () => {
-    const s = await serve([ok, status(404)]);
+  it('leaves no listener on the caller’s signal, after a success, a failure or a retry', async () => {
+    const s = await serve([ok, status(404), status(500), ok]);
     try {
-      for (const want of [undefined, 'not-found']) {
+      for (const want of [undefined, 'not-found', undefined]) {
         const ac = new AbortController();
         const r = await recorded(query(s.url), { signal: ac.signal });
         assert.equal(r.error?.kind, want);
         assert.equal(getEventListeners(ac.signal, 'abort').length, 0);
       }
+      assert.equal(s.hits.length, 4, 'the last one after a retry (its wait is over, its listener gone too)');
     } finally {
       await s.close();
     }

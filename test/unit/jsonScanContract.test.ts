@@ -107,6 +107,13 @@ describe('jsonScan: the whole-body contract', () => {
     }
   });
 
+  it('keys are decoded only when escaped', () => {
+    const keys = Array.from({ length: 500 }, (_, i) => `"k${i}":${i}`).join(',');
+    const w = measure(() => new RecordsArrayScanner(`{${keys},"dmarc\\u0052ecords":[1,2]}`).scanAll());
+    assert.equal(w.value.kind, 'found');
+    assert.ok(w.parsed < 100, `${w.parsed} characters parsed for 500 plain keys and one escaped`);
+  });
+
   it('a step scans about its budget: a body without jumps takes its length over the budget in steps', () => {
     const text = JSON.stringify(Array.from({ length: 150_000 }, (_, i) => i));
     for (const budget of [1 << 16, 1 << 18]) {

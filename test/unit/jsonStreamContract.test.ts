@@ -195,6 +195,18 @@ describe('jsonStream: the streaming contract', () => {
     }
   });
 
+  it('keys are decoded only when escaped, and nothing after an envelope that closed without the array is read', () => {
+    const keys = Array.from({ length: 500 }, (_, i) => `"k${i}":${i}`).join(',');
+    const parser = new RecordsStreamParser();
+    const w = measure(() => [...parser.push(`{${keys},"dmarcRecords":[{"a":1},{"a":2}]}`), ...parser.end().rows]);
+    assert.deepStrictEqual(w.value, [{ a: 1 }, { a: 2 }]);
+    assert.ok(w.parses <= 3, `${w.parses} parses for 501 plain keys`);
+    const closed = new RecordsStreamParser();
+    closed.push('{"a":1}');
+    const after = measure(() => closed.push(`${' x'.repeat(5000)}"dmarcRecords":[1]`));
+    assert.deepStrictEqual([after.value, after.chars], [[], 0]);
+  });
+
   it('empty pieces read nothing, and a body that is not records is read one character', () => {
     const parser = new RecordsStreamParser();
     for (const text of ['', '{"dmarcRecords":[', '', '{"a":1},', '', '{"a":2}', '', ']}', '']) {
