@@ -205,6 +205,24 @@ export async function waitForPanelReady(frame: Frame, timeoutMs = 60_000): Promi
 }
 
 /**
+ * The records panel's frame once it is ready, when frames may come and go meanwhile (after a
+ * window reload VS Code can replace a restored webview's frame while it loads): a frame that
+ * detaches while we wait is looked for again, until the deadline.
+ */
+export async function findReadyPanel(page: Page, timeoutMs = 60_000): Promise<Frame> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const frame = await findWebviewFrame(page, '[data-testid="records-panel"]', Math.max(1, deadline - Date.now()));
+    try {
+      await waitForPanelReady(frame, Math.max(1, deadline - Date.now()));
+      return frame;
+    } catch (e) {
+      if (!frame.isDetached() || Date.now() >= deadline) throw e;
+    }
+  }
+}
+
+/**
  * The Content-Security-Policy violations the records webview saw (it records every
  * `securitypolicyviolation` event of its document): tests assert there are none.
  */

@@ -4,7 +4,7 @@ import { fetchDmarcRecords } from '../../src/api';
 import { presetRange } from '../../src/records/dateInput';
 import { startApiServer, HOSTILE_STRINGS, type ApiServer } from '../server/server';
 import { figures, lost } from '../hostile/figures';
-import { activeEditorText, addAccount, answer, choose, cspViolations, findWebviewFrame, openDmarcView, openWorkbench, runCommand, waitForPanelReady, type Workbench } from './harness';
+import { activeEditorText, addAccount, answer, choose, cspViolations, findReadyPanel, findWebviewFrame, openDmarcView, openWorkbench, runCommand, waitForPanelReady, type Workbench } from './harness';
 
 const KEY = 'ui-panel-key-4411';
 const ORG = 'org-ui-panel';
@@ -235,8 +235,7 @@ describe('records panel in the browser', () => {
     const before = await summaryRows();
     await runCommand(wb.page, 'Developer: Reload Window');
     await wb.page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
-    frame = await findWebviewFrame(wb.page, '[data-testid="records-panel"]', 60_000);
-    await waitForPanelReady(frame);
+    frame = await findReadyPanel(wb.page);
     assert.equal(await summaryRows(), before, 'the same rows');
     // Exactly the sort handed over (a reload within the webview's save delay of a change would
     // lose that change: the wait above is for the hand-over, not for time).
