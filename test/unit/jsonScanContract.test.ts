@@ -3,24 +3,8 @@
 // long as asked, envelopes without a top-level array called "other", the budget of a step kept,
 // and the work bounded (rows read by hand only at the start and after wrong guesses).
 import { strict as assert } from 'node:assert';
+import { measure } from './parseWork';
 import { RecordsArrayScanner, type RecordsArrayScan } from '../../src/api/jsonScan';
-
-function measure<T>(f: () => T): { value: T; parsed: number; chars: number } {
-  const parse = JSON.parse;
-  const charCodeAt = String.prototype.charCodeAt;
-  const w = { parsed: 0, chars: 0 };
-  JSON.parse = ((s: string, r?: Parameters<typeof JSON.parse>[1]) => ((w.parsed += s.length), parse(s, r))) as typeof JSON.parse;
-  String.prototype.charCodeAt = function (this: string, i: number): number {
-    w.chars++;
-    return charCodeAt.call(this, i);
-  };
-  try {
-    return { value: f(), ...w };
-  } finally {
-    JSON.parse = parse;
-    String.prototype.charCodeAt = charCodeAt;
-  }
-}
 
 const row = (i: number, extra: Record<string, unknown> = {}) => ({
   source: `s${i}`, ip: `192.0.2.${i % 250}`, emails: i + 1, note: i % 3 ? 'a,]}[{' : '},{"source":"x"', dkims: [{ selector: 's', result: 'pass' }], ...extra,

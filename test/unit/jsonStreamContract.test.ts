@@ -5,32 +5,8 @@
 // more; and the work stays what the design promises (every row's text parsed about once, a row
 // read character by character only at the start and after a wrong guess).
 import { strict as assert } from 'node:assert';
+import { measure } from './parseWork';
 import { RecordsStreamParser } from '../../src/api/jsonStream';
-
-interface Work { parses: number; parsed: number; longest: number; chars: number }
-
-/** Runs `f`, counting JSON.parse calls and the characters given to them, and String#charCodeAt calls (characters read one by one). */
-function measure<T>(f: () => T): { value: T } & Work {
-  const parse = JSON.parse;
-  const charCodeAt = String.prototype.charCodeAt;
-  const w: Work = { parses: 0, parsed: 0, longest: 0, chars: 0 };
-  JSON.parse = ((s: string, r?: Parameters<typeof JSON.parse>[1]) => {
-    w.parses++;
-    w.parsed += s.length;
-    w.longest = Math.max(w.longest, s.length);
-    return parse(s, r);
-  }) as typeof JSON.parse;
-  String.prototype.charCodeAt = function (this: string, i: number): number {
-    w.chars++;
-    return charCodeAt.call(this, i);
-  };
-  try {
-    return { value: f(), ...w };
-  } finally {
-    JSON.parse = parse;
-    String.prototype.charCodeAt = charCodeAt;
-  }
-}
 
 function pieces(text: string, sizes: readonly number[]): string[] {
   const out: string[] = [];
