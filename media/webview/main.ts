@@ -29,6 +29,7 @@ import { onGridKey } from './gridKeys';
 import { ColumnLayoutState } from './columnLayout';
 import { emptyViewState, readSavedState, sameIdentity, sanitizeViewState } from './viewState';
 import { post, settle, vscodeApi } from './vscode';
+import { bootInit, takeEarlyMessages } from './boot';
 
 type Phase = 'waiting' | 'loading' | 'ready' | 'error';
 
@@ -65,7 +66,9 @@ class App {
   private readonly columnsMenu: Menu;
   /** Screen-reader announcements (the row count after a search or filter). */
   private readonly announcer = el('div', { class: 'sr-only', attrs: { role: 'status', 'aria-live': 'polite' } });
-  private readonly pump = new RowPump(this);
+  private readonly pump = new RowPump(this, (r) => post({ type: 'resend', load: r.load, from: r.from }));
+  /** Whether the page's copy of `init` started it (see boot). */
+  private booted = false;
   private readonly persistence = new Persistence(() => ({ state: this.state, scrollTop: this.table.scrollTop, focused: this.selection.focus, pendingRestore: this.pendingRestore }));
 
   constructor(root: HTMLElement) {
@@ -172,8 +175,12 @@ class App {
     const m = raw as HostMessage;
     switch (m.type) {
       case 'init':
+        // Started from the page's own copy: only how many rows went out before is news.
+        if (this.booted) return this.pump.start(m.rows);
         return this.onInit(m);
       case 'loading':
+        // Held by the host until init, a load's status can come after its rows: not news then.
+        if (typeof m.load === 'number' && this.pump.isStale(m.load)) return;
         this.pump.cancel();
         this.phase = 'loading';
         this.complete = false;
@@ -190,6 +197,15 @@ class App {
       case 'command':
         return this.actions.hostCommand(m.command);
     }
+  }
+
+  /** Starts from the page's copy of `init` (boot.ts), then reads the messages that came before this script. */
+  boot(init: Extract<HostMessage, { type: 'init' }> | undefined, early: unknown[]): void {
+    if (init) {
+      this.onInit(init);
+      this.booted = true;
+    }
+    for (const m of early) this.onMessage(m);
   }
 
   private onInit(m: Extract<HostMessage, { type: 'init' }>): void {
@@ -219,17 +235,21 @@ class App {
     this.applyPanes();
     this.update();
     this.persistence.now();
+    // Rows that came before init are read now.
+    this.pump.start(m.rows);
   }
 
   onError(m: Extract<HostMessage, { type: 'error' }>): void {
-    this.pump.cancel();
     const message = typeof m.message === 'string' ? m.message : l10n.t('Unknown error.');
-    if (typeof m.partial === 'number' && m.partial > 0 && this.model.length > 0) {
+    const partial = typeof m.partial === 'number' && m.partial > 0 && (this.model.length > 0 || this.pump.queued > 0);
+    // The rows of a partial load that are still being read stay; otherwise the rest is dropped.
+    if (!partial) this.pump.cancel();
+    if (partial) {
       // The load failed after rows arrived: they stay, said to be incomplete, with Retry.
       this.phase = 'ready';
       this.complete = true;
       this.growing = false;
-      this.notices.incomplete(this.model.length, message, () => post({ type: 'retry' }));
+      this.notices.incomplete(Math.max(this.model.length, m.partial as number), message, () => post({ type: 'retry' }));
       return this.update();
     }
     this.phase = 'error';
@@ -397,6 +417,7 @@ export type { App };
 
 const rootEl = document.getElementById('root');
 if (rootEl) {
-  new App(rootEl);
+  const early = takeEarlyMessages();
+  new App(rootEl).boot(bootInit(document.body.dataset.init), early);
   post({ type: 'ready' });
 }

@@ -1,12 +1,14 @@
 /**
  * Rows from the host: binary, columnar chunks (src/shared/rowCodec.ts), read one task at a time so input and painting
- * get their turn between chunks. The first chunk paints at once; while more arrive the view is
+ * get their turn between chunks. Chunks can come before `init` (the host posts them while the
+ * page starts): they wait for it, and only the chunk expected next is taken (data/rowStream.ts). The first chunk paints at once; while more arrive the view is
  * recomputed at most every STREAM_UPDATE_MS; when the last is in, the other columns are ranked
  * in idle time so a first sort is instant. Timings for the benchmark are kept on `window`.
  */
 import * as l10n from '@vscode/l10n';
 import type { HostMessage } from '../../src/shared/protocol';
 import { decodeChunk, type RowChunk } from '../../src/shared/rowCodec';
+import { RowStream, type Resend } from './data/rowStream';
 import type { App } from './main';
 
 type RowsMessage = Extract<HostMessage, { type: 'rows' }>;
@@ -81,6 +83,9 @@ function nextTask(fn: () => void): void {
 
 export class RowPump {
   private readonly queue: RowsMessage[] = [];
+  private readonly stream = new RowStream();
+  /** Until `init` (the view settings) has come, chunks are kept unread. */
+  private held = true;
   private pumping = false;
   private updateTimer = 0;
   /** How long the last streaming recompute took. */
@@ -90,21 +95,56 @@ export class RowPump {
   private firstRowsAt = 0;
   private idleHandle = 0;
 
-  constructor(private readonly app: App) {
+  constructor(
+    private readonly app: App,
+    private readonly resend: (r: Resend) => void,
+  ) {
     perf.arrayBytes = () => app.model.bytes();
   }
 
   push(m: RowsMessage): void {
+    const header = { load: typeof m.load === 'number' ? m.load : 0, offset: typeof m.offset === 'number' ? m.offset : -1, count: typeof m.count === 'number' ? m.count : 0 };
+    const { take, resend } = this.stream.take(header);
+    if (!take) {
+      if (resend && !this.held) this.resend(resend);
+      return;
+    }
     if (m.last === true) {
       perf.lastChunkAt = Date.now();
       perf.queuedAtLast = this.queue.length;
     }
     this.queue.push(m);
+    if (!this.pumping && !this.held) this.next();
+  }
+
+  /** `init` has come: the chunks kept so far are read; rows posted before it and missed are asked for again. */
+  start(sync: { load?: unknown; sent?: unknown } | undefined): void {
+    this.held = false;
+    if (sync && typeof sync.load === 'number' && typeof sync.sent === 'number') {
+      const resend = this.stream.sync(sync.load, sync.sent);
+      if (resend) this.resend(resend);
+    }
     if (!this.pumping) this.next();
   }
 
+  /** Chunks taken but not read yet. */
+  get queued(): number {
+    return this.queue.length;
+  }
+
+  /**
+   * Whether a `loading` status for this load is old news: its rows (or a later load's) came
+   * already. Before the page is ready the host keeps the last status and sends it after the rows
+   * it posted meanwhile; loads are numbered in order.
+   */
+  isStale(load: number): boolean {
+    return load <= this.stream.current;
+  }
+
+  /** The rows on their way are dropped: the next load starts at offset 0. */
   cancel(): void {
     this.queue.length = 0;
+    this.stream.reset();
   }
 
   /** Called by every update: a scheduled stream update is no longer needed. */

@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import { randomBytes } from 'node:crypto';
 
-export function panelHtml(webview: vscode.Webview, extensionUri: vscode.Uri, loadingText: string): string {
+export function panelHtml(webview: vscode.Webview, extensionUri: vscode.Uri, loadingText: string, init: object): string {
   const nonce = randomBytes(18).toString('base64');
   const dist = vscode.Uri.joinPath(extensionUri, 'dist');
   const script = webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.js'));
@@ -27,12 +27,13 @@ export function panelHtml(webview: vscode.Webview, extensionUri: vscode.Uri, loa
 <head>
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">
+<script nonce="${nonce}">window.__dmarcEarly=[];addEventListener('message',window.__dmarcEarlyListener=function(e){window.__dmarcEarly.push(e.data)});</script>
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
 <link rel="stylesheet" href="${codicons}">
 <link rel="stylesheet" href="${style}">
 <title>${escapeHtml(vscode.l10n.t('DMARC records'))}</title>
 </head>
-<body data-l10n="${escapeHtml(JSON.stringify(bundle ?? {}))}">
+<body data-l10n="${escapeHtml(JSON.stringify(bundle ?? {}))}" data-init="${escapeHtml(JSON.stringify(init))}">
 <div id="root"><div class="boot" role="status" data-testid="boot-loading"><span class="codicon codicon-loading codicon-modifier-spin" aria-hidden="true"></span><span>${escapeHtml(loadingText)}</span></div></div>
 <script nonce="${nonce}" src="${script}"></script>
 </body>

@@ -147,8 +147,8 @@ export class RecordsPanel implements vscode.Disposable {
       light: vscode.Uri.joinPath(deps.extensionUri, 'media', 'panel-light.svg'),
       dark: vscode.Uri.joinPath(deps.extensionUri, 'media', 'panel-dark.svg'),
     };
+    // Rows are posted as they come, before the webview is ready: VS Code holds them for it.
     this.sender = new RowSender((m) => this.post(m), () => !this.disposed);
-    this.sender.pause();
     this.sender.onFirstPosted = () => perfMark('firstChunkPosted');
     panel.webview.html = this.html();
     this.disposables.push(panel.webview.onDidReceiveMessage((m) => void this.handleMessage(m)));
@@ -176,7 +176,8 @@ export class RecordsPanel implements vscode.Disposable {
 
   private post(message: HostMessage): Thenable<boolean> {
     if (this.disposed) return Promise.resolve(false);
-    // Until its script said ready, the webview may miss messages: keep the last status for then.
+    // Until its script said ready, the webview may miss messages: keep the last status for then
+    // (rows go out at once: the webview asks again for any it missed).
     if (!this.ready && message.type !== 'rows') {
       this.held = message.type === 'notices' ? [...this.held, message] : [message];
       return Promise.resolve(true);
@@ -204,19 +205,12 @@ export class RecordsPanel implements vscode.Disposable {
         perfMark('panelReady');
         // Ready first, so that init goes out at once and the status held so far follows it.
         this.ready = true;
-        void this.post({
-          type: 'init',
-          title: this.panel.title,
-          rangeLabel: `${rangeLabel(this.target.start, this.target.end)} (UTC)`,
-          identity: this.identity,
-          ...(this.savedView ? { state: this.savedView } : {}),
-          ...(this.target.initialSearch !== undefined ? { initialSearch: this.target.initialSearch } : {}),
-          ...(this.layout() ? { layout: this.layout()! } : {}),
-        });
+        void this.post({ ...this.init(), rows: this.sender.syncPoint() });
         for (const m of this.held.splice(0)) void this.post(m);
-        // Rows held so far go out now; a webview that started over gets them all again.
-        this.sender.resume();
         await (this.loading ?? this.load(false));
+        return;
+      case 'resend':
+        this.sender.resendFrom(m.load, m.from);
         return;
       case 'retry':
         await this.load(true);
@@ -288,7 +282,7 @@ export class RecordsPanel implements vscode.Disposable {
     const { account, org, start, end, source } = this.target;
     const sender = this.sender;
     sender.reset();
-    void this.post({ type: 'loading', message: vscode.l10n.t('Fetching records for {0}…', rangeLabel(start, end)) });
+    void this.post({ type: 'loading', message: vscode.l10n.t('Fetching records for {0}…', rangeLabel(start, end)), load: sender.load });
     const apiKey = await this.deps.accounts.getKey(account.id);
     if (!apiKey) {
       void this.post({ type: 'error', message: vscode.l10n.t('The API key of {0} is missing.', account.label), canRetry: true, canUpdateKey: true });
@@ -345,6 +339,22 @@ export class RecordsPanel implements vscode.Disposable {
     if (seq === this.loadSeq) perfMark('rowsSent', { rows: records.length });
   }
 
+  /**
+   * What the webview starts with: in its page (so it shows rows as soon as they come, which is
+   * before it says ready) and again in `init`, with how many rows went out before it.
+   */
+  private init(): Extract<HostMessage, { type: 'init' }> {
+    return {
+      type: 'init',
+      title: this.panel.title,
+      rangeLabel: `${rangeLabel(this.target.start, this.target.end)} (UTC)`,
+      identity: this.identity,
+      ...(this.savedView ? { state: this.savedView } : {}),
+      ...(this.target.initialSearch !== undefined ? { initialSearch: this.target.initialSearch } : {}),
+      ...(this.layout() ? { layout: this.layout()! } : {}),
+    };
+  }
+
   /** The user's column layout, if one was saved and is still valid. */
   private layout(): ColumnLayout | undefined {
     const parsed = columnLayoutSchema.safeParse(this.deps.memento?.get(LAYOUT_KEY));
@@ -353,7 +363,7 @@ export class RecordsPanel implements vscode.Disposable {
 
   /** The page, with a loading state in the HTML itself so the panel is never blank before its script runs. */
   private html(): string {
-    return panelHtml(this.panel.webview, this.deps.extensionUri, vscode.l10n.t('Fetching records for {0}…', rangeLabel(this.target.start, this.target.end)));
+    return panelHtml(this.panel.webview, this.deps.extensionUri, vscode.l10n.t('Fetching records for {0}…', rangeLabel(this.target.start, this.target.end)), this.init());
   }
 
   dispose(): void {

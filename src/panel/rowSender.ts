@@ -1,9 +1,12 @@
 /**
  * The rows of one records panel on their way to its webview: they are added as they arrive from
  * the network (or all at once from a cache) and posted in chunks, the first as soon as it is in,
- * then at most every BATCH_MS or CHUNK rows, each chunk awaited before the next so a slow webview
- * is never flooded. A row's index is its position here, which is what the webview sends back
- * (getRow, export). No `vscode` import: the post function is given.
+ * then at most every BATCH_MS or CHUNK rows, with at most MAX_IN_FLIGHT of them not yet taken by
+ * VS Code, so a slow webview is never flooded. Rows are posted from the start, before the webview
+ * has said ready: VS Code holds them until the page has loaded, so they travel while it starts.
+ * Each chunk names its load; the webview asks for rows again (`resendFrom`) when it missed some
+ * (media/webview/data/rowStream.ts). A row's index is its position here, which is what the
+ * webview sends back (getRow, export). No `vscode` import: the post function is given.
  */
 import type { DmarcRecord } from '../api/types';
 import type { HostMessage } from '../shared/protocol';
@@ -32,10 +35,10 @@ export class RowSender {
   private running = false;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private generation = 0;
+  /** The load the rows belong to: a new one on each reset. */
+  private loadId = 0;
   private waiters: (() => void)[] = [];
   private readonly inFlight = new Set<Promise<unknown>>();
-  /** While paused (the webview not ready yet), rows are kept but not posted. */
-  private paused = false;
   /** Called once, when the first chunk of a load has been posted (performance traces). */
   onFirstPosted?: () => void;
 
@@ -49,9 +52,20 @@ export class RowSender {
     return this.rows;
   }
 
+  /** The current load, as its chunks carry it. */
+  get load(): number {
+    return this.loadId;
+  }
+
+  /** The rows of the current load posted so far, for the webview to check it has them all. */
+  syncPoint(): { load: number; sent: number } {
+    return { load: this.loadId, sent: this.sent };
+  }
+
   /** Starts over with no rows (a new load, or a fetch that started over). */
   reset(): void {
     this.generation++;
+    this.loadId++;
     this.rows = [];
     this.sent = 0;
     this.complete = false;
@@ -60,18 +74,18 @@ export class RowSender {
     this.release();
   }
 
-  pause(): void {
-    this.paused = true;
-  }
-
-  /** Posts the rows held, all of them from the first (a webview that started over needs them all). */
-  resume(): void {
-    this.paused = false;
+  /**
+   * Posts the rows of `load` again from row `from` on (the webview missed them, or started over).
+   * False, and nothing posted again, for another load or rows not posted yet.
+   */
+  resendFrom(load: number, from: number): boolean {
+    if (load !== this.loadId || !Number.isInteger(from) || from < 0 || from > this.sent) return false;
     this.generation++;
-    this.sent = 0;
+    this.sent = from;
     this.lastSent = false;
     this.clearTimer();
     this.kick();
+    return true;
   }
 
   /** More rows (appended; indices follow on). */
@@ -105,7 +119,7 @@ export class RowSender {
   }
 
   private kick(): void {
-    if (!this.running && !this.timer && !this.paused) void this.run();
+    if (!this.running && !this.timer) void this.run();
   }
 
   private async run(): Promise<void> {
@@ -129,7 +143,7 @@ export class RowSender {
         const data = encodeRows(this.rows, offset, count);
         this.sent += count;
         if (last) this.lastSent = true;
-        const posted = this.post({ type: 'rows', offset, count, total: this.rows.length, growing: !this.complete, data, last });
+        const posted = this.post({ type: 'rows', load: this.loadId, offset, count, total: this.rows.length, growing: !this.complete, data, last });
         const settled: Promise<unknown> = Promise.resolve(posted).then(
           (): boolean => this.inFlight.delete(settled),
           (): boolean => this.inFlight.delete(settled),

@@ -80,14 +80,19 @@ export type PanelIdentity = z.infer<typeof panelIdentitySchema>;
 // ---- host → webview --------------------------------------------------------------------------
 
 export type HostMessage =
-  /** Sent first; `state` is the saved view state to restore, if any. */
-  | { type: 'init'; title: string; rangeLabel: string; identity: PanelIdentity; state?: ViewState; initialSearch?: string; layout?: ColumnLayout }
-  | { type: 'loading'; message: string }
+  /**
+   * Sent first after the webview said ready; `state` is the saved view state to restore, if any.
+   * `rows`: how many rows of which load were posted before it (rows go out before the webview is
+   * ready, and a page that loads slowly can miss the first: it asks for them again, `resend`).
+   */
+  | { type: 'init'; title: string; rangeLabel: string; identity: PanelIdentity; state?: ViewState; initialSearch?: string; layout?: ColumnLayout; rows?: { load: number; sent: number } }
+  /** A load started (`load`: the id its rows will carry). */
+  | { type: 'loading'; message: string; load?: number }
   /**
    * Rows `offset…offset+count-1`; `data` is one binary chunk (src/shared/rowCodec.ts). `total`
    * is the rows known so far; `growing` says more are still arriving. `last` on the final chunk.
    */
-  | { type: 'rows'; offset: number; count: number; total: number; growing: boolean; data: Uint8Array; last: boolean }
+  | { type: 'rows'; load: number; offset: number; count: number; total: number; growing: boolean; data: Uint8Array; last: boolean }
   /** Rows were dropped or kept with warnings while reading the response: shown as a notice. */
   | { type: 'notices'; notices: string[] }
   /** `partial`: the load failed after this many rows arrived; they stay shown, marked incomplete. */
@@ -112,6 +117,8 @@ const index = z.number().int().nonnegative().max(50_000_000);
 
 export const webviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready') }),
+  /** Post the rows of `load` again from row `from` (the webview missed them). */
+  z.object({ type: z.literal('resend'), load: z.number().int().nonnegative(), from: index }),
   z.object({ type: z.literal('retry') }),
   z.object({ type: z.literal('updateKey') }),
   z.object({ type: z.literal('getRow'), requestId: z.number().int(), index }),

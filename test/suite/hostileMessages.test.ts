@@ -41,7 +41,7 @@ async function lagDuring(f: () => Promise<void>): Promise<number> {
 }
 
 const wrong = fc.oneof(fc.constantFrom(null, undefined, true, -1, 1.5, NaN, Infinity, -0, 2 ** 53, 1e308, '', 'x', [], {}, [1], { a: 1 }), fc.string(), fc.integer());
-const TYPES = ['ready', 'retry', 'getRow', 'export', 'copyRow', 'selectionChanged', 'saveState', 'saveLayout', 'exportGroups', 'updateKey'];
+const TYPES = ['ready', 'retry', 'getRow', 'export', 'copyRow', 'selectionChanged', 'saveState', 'saveLayout', 'exportGroups', 'updateKey', 'resend'];
 
 /** Messages a compromised page could send: none of them valid enough to act on. */
 function messages(rowCount: number): unknown[] {
@@ -50,7 +50,7 @@ function messages(rowCount: number): unknown[] {
   const big = Buffer.alloc(50 * MB, 'x').toString('latin1');
   const out: unknown[] = [
     ...fc.sample(fc.anything({ maxDepth: 3, withNullPrototype: true, withMap: true, withSet: true, withTypedArray: true }), { seed: 14, numRuns: 120 }),
-    ...fc.sample(fc.record({ type: fc.constantFrom(...TYPES), requestId: wrong, index: wrong, format: wrong, indices: wrong, what: wrong, count: wrong, state: wrong, layout: wrong, rows: wrong, title: wrong }, { requiredKeys: ['type'] }), { seed: 15, numRuns: 140 })
+    ...fc.sample(fc.record({ type: fc.constantFrom(...TYPES), requestId: wrong, index: wrong, format: wrong, indices: wrong, what: wrong, count: wrong, state: wrong, layout: wrong, rows: wrong, title: wrong, load: wrong, from: wrong }, { requiredKeys: ['type'] }), { seed: 15, numRuns: 140 })
       .filter((m) => !['ready', 'retry', 'updateKey'].includes((m as { type: string }).type)),
     // Out of range.
     ...[rowCount, rowCount + 1, 2 ** 31, 50_000_001, -1, -0.5, 1.5].flatMap((index) => [

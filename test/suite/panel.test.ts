@@ -9,7 +9,7 @@ import { extensionApi, removeAllAccounts, runScripted, until } from './helpers';
 import type { DmarcExplorerApi } from '../../src/extension';
 import type { RecordsPanel } from '../../src/panel/recordsPanel';
 import { presetRange, rangeLabel } from '../../src/records/dateInput';
-import { decodeChunk } from '../../src/shared/rowCodec';
+import { decodeChunk, S } from '../../src/shared/rowCodec';
 
 const KEY = 'panel-suite-key-93be';
 const ORG = 'org-panel-1';
@@ -175,6 +175,53 @@ describe('records panel (extension host, local API server)', () => {
       assert.deepEqual(posted.slice(0, 2), ['init', 'error']);
     } finally {
       server.setFaults({});
+      opened.panel.dispose();
+    }
+  });
+
+  it('rows go out before the webview says ready; init says how many; a resend posts them again from the row asked for', async () => {
+    const account = api.accounts.list()[0];
+    const org = account.organizations[0];
+    const opened = api.panels.open({ account, org, ...daysBack(200, 2) });
+    const posted: Record<string, unknown>[] = [];
+    const webview = opened.panel.webview;
+    const post = webview.postMessage.bind(webview);
+    (webview as unknown as { postMessage: (m: Record<string, unknown>) => Thenable<boolean> }).postMessage = (m) => {
+      posted.push(m);
+      return post(m);
+    };
+    try {
+      await opened.load(false);
+      // The page in the test host may say ready on its own: only what went out before counts here.
+      const readyAt = posted.findIndex((m) => m.type === 'init');
+      const before = readyAt < 0 ? posted : posted.slice(0, readyAt);
+      const rows = before.filter((m) => m.type === 'rows') as { load: number; offset: number; count: number; last: boolean }[];
+      if (readyAt < 0) {
+        assert.ok(rows.length > 0 && rows.at(-1)!.last, 'every row went out with no ready');
+        assert.equal(rows.reduce((n, m) => n + m.count, 0), opened.rows.length);
+      }
+      assert.ok(rows.every((m) => m.load === rows[0]!.load), 'one load');
+      posted.length = 0;
+      await opened.handleMessage({ type: 'ready' });
+      const init = posted.find((m) => m.type === 'init') as { rows?: { load: number; sent: number } } | undefined;
+      assert.deepStrictEqual(init?.rows, { load: rows[0]!.load, sent: opened.rows.length });
+      // The webview missed rows from 10 on: they come again, in order, and the end with them.
+      assert.ok(opened.rows.length > 10);
+      posted.length = 0;
+      await opened.handleMessage({ type: 'resend', load: rows[0]!.load, from: 10 });
+      await until(() => (posted.some((m) => m.type === 'rows' && m.last) ? true : undefined), 'the rows again');
+      const again = posted.filter((m) => m.type === 'rows') as { offset: number; count: number; data: Uint8Array }[];
+      assert.equal(again[0]!.offset, 10);
+      assert.equal(again.reduce((n, m) => n + m.count, 0), opened.rows.length - 10);
+      const chunk = decodeChunk(again[0]!.data);
+      assert.equal(chunk.strings[chunk.scalars[S.ipAddress]![0]!], opened.rows[10]!.ipAddress, 'row 10 first');
+      // Another load's rows, or rows not sent yet, are not posted again.
+      posted.length = 0;
+      await opened.handleMessage({ type: 'resend', load: rows[0]!.load + 1, from: 0 });
+      await opened.handleMessage({ type: 'resend', load: rows[0]!.load, from: opened.rows.length + 1 });
+      await new Promise((r) => setTimeout(r, 100));
+      assert.equal(posted.filter((m) => m.type === 'rows').length, 0);
+    } finally {
       opened.panel.dispose();
     }
   });

@@ -1,6 +1,9 @@
 // The records panel's row sender (src/panel/rowSender.ts): rows posted in order, each once, as
-// they arrive; held while the webview is not ready; all again when it starts over.
+// they arrive, before the webview is ready; again from the row a webview asks for when it missed
+// some (with the webview's own side of that, media/webview/data/rowStream.ts).
 import { strict as assert } from 'node:assert';
+import fc from 'fast-check';
+import { RowStream, type Resend } from '../../media/webview/data/rowStream';
 import { normaliseRow } from '../../src/api/schema';
 import type { DmarcRecord } from '../../src/api/types';
 import { RowSender } from '../../src/panel/rowSender';
@@ -60,21 +63,87 @@ describe('row sender (host → records webview)', () => {
     assert.ok(posted.every((m) => m.count <= 2500), 'chunks stay small');
   });
 
-  it('holds rows while paused; resume posts them all; resuming again (a webview that started over) posts them all again', async () => {
+  it('posts rows at once, before the webview is ready, and says how many of which load went out', async () => {
     const { posted, sender, sources } = harness();
-    sender.pause();
+    assert.deepStrictEqual(sender.syncPoint(), { load: 0, sent: 0 });
+    sender.reset();
     sender.add(records(4000));
-    const done = sender.finish();
-    await new Promise((r) => setTimeout(r, 20));
-    assert.equal(posted.length, 0, 'nothing posted before the webview is ready');
-    sender.resume();
-    await done;
-    assert.equal(sources().length, 4000);
+    await sender.finish();
+    assert.deepStrictEqual(sources(), records(4000).map((r) => r.source), 'posted with no ready at all');
+    assert.ok(posted.every((m) => m.load === 1), 'each chunk names its load');
+    assert.deepStrictEqual(sender.syncPoint(), { load: 1, sent: 4000 });
+  });
+
+  it('resendFrom posts the rows of its load again from that row, in order; not for another load or rows not posted yet', async () => {
+    const { posted, sender } = harness();
+    sender.add(records(6000));
+    await sender.finish();
     const before = posted.length;
-    sender.resume();
-    await new Promise((r) => setTimeout(r, 50));
-    assert.equal(posted[before]!.offset, 0, 'from the first row again');
-    assert.deepStrictEqual(sources(), records(4000).map((r) => r.source));
+    assert.equal(sender.resendFrom(1, 0), false, 'another load');
+    assert.equal(sender.resendFrom(0, 6001), false, 'rows not posted yet');
+    assert.equal(sender.resendFrom(0, -1), false);
+    assert.equal(sender.resendFrom(0, 1.5), false);
+    await new Promise((r) => setTimeout(r, 20));
+    assert.equal(posted.length, before, 'nothing posted again');
+    assert.equal(sender.resendFrom(0, 3500), true);
+    await new Promise((r) => setTimeout(r, 20));
+    const again = posted.slice(before);
+    assert.deepStrictEqual(again.map((m) => [m.load, m.offset, m.count, m.last, m.total]), [[0, 3500, 2500, true, 6000]], 'rows 3500…5999 once, and the end again');
+    const c = decodeChunk(again[0]!.data);
+    assert.equal(c.strings[c.scalars[S.source]![0]!], 'S3500');
+  });
+
+  it('a webview that missed the first messages (its script came late) asks again and ends with every row once, in order', async () => {
+    // The webview's side is the real one (media/webview/data/rowStream.ts); messages go straight
+    // to it, the first `lost` of them into a page with no listener yet, and `init` comes after
+    // `readyAfter` messages (or after the last, when the load was done by then).
+    const rows = records(30_000);
+    const first = records(5000, 90_000);
+    const all = rows.map((r) => r.source);
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 0, max: 16 }), fc.integer({ min: 0, max: 20 }), fc.boolean(), async (lost, extra, retry) => {
+        const stream = new RowStream();
+        const got: string[] = [];
+        let n = 0;
+        let inited = false;
+        const resends: Resend[] = [];
+        const sender: RowSender = new RowSender((m) => {
+          if (m.type !== 'rows') return Promise.resolve(true);
+          if (++n <= lost && !inited) return Promise.resolve(true); // delivered before the script listened
+          const { take, resend } = stream.take(m);
+          if (take) {
+            if (m.offset === 0) got.length = 0;
+            const c = decodeChunk(m.data);
+            for (let i = 0; i < c.count; i++) got.push(c.strings[c.scalars[S.source]![i]!]!);
+          } else if (resend && inited) {
+            resends.push(resend);
+            setImmediate(() => sender.resendFrom(resend.load, resend.from));
+          }
+          if (!inited && n >= lost + extra) init();
+          return Promise.resolve(true);
+        }, () => true);
+        const init = (): void => {
+          inited = true;
+          const resend = stream.sync(sender.syncPoint().load, sender.syncPoint().sent);
+          if (resend) {
+            resends.push(resend);
+            setImmediate(() => sender.resendFrom(resend.load, resend.from));
+          }
+        };
+        if (retry) {
+          sender.add(first); // a first try, given up (its first chunk went out): not this load's rows
+          sender.reset();
+        }
+        sender.add(rows);
+        await sender.finish();
+        if (!inited) init();
+        for (let k = 0; k < 50 && got.length < all.length; k++) await new Promise((r) => setTimeout(r, 5));
+        await new Promise((r) => setTimeout(r, 5));
+        assert.deepStrictEqual(got, all, `lost ${lost}, ready after ${lost + extra}: every row once, in order`);
+        assert.equal(resends.length > 0, lost > (retry ? 1 : 0), 'rows asked for again only when some of this load were missed');
+      }),
+      { numRuns: 40, seed: 12 },
+    );
   });
 
   it('a reset (a retry that started over) drops what was sent; finish with no rows posts one empty last chunk', async () => {
