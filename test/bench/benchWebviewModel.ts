@@ -5,6 +5,7 @@
  */
 import { COLUMNS, type ColumnId } from '../../src/shared/columns';
 import { RecordsModel, type Query } from '../../media/webview/data/query';
+import { appendTuples } from '../../media/webview/data/tuples';
 import { generateRows } from '../fixtures/webview-dev/generateRows';
 
 const N = Number(process.argv[2] ?? 100_000);
@@ -38,7 +39,7 @@ for (let k = 0; k < 5; k++) {
   model = new RecordsModel();
   loads.push(
     time(() => {
-      for (const c of chunks) chunkTimes.push(time(() => model.append(JSON.parse(decoder.decode(c)) as unknown[], N)));
+      for (const c of chunks) chunkTimes.push(time(() => appendTuples(model, JSON.parse(decoder.decode(c)) as unknown[], N)));
     }),
   );
 }

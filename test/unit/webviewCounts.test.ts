@@ -3,6 +3,7 @@
 import { strict as assert } from 'node:assert';
 import { FACETS } from '../../src/shared/columns';
 import { RecordsModel, type Query, type View } from '../../media/webview/data/query';
+import { appendTuples } from '../../media/webview/data/tuples';
 import { generateRows } from '../fixtures/webview-dev/generateRows';
 
 const facetsOf = (v: View) => FACETS.map((f) => v.facets[f].map((o) => [o.key, o.count, o.emails]));
@@ -22,11 +23,11 @@ describe('webview model: counts extended as rows stream in', () => {
     assert.ok(late.length > 10, 'rows with new values');
     const streamed = new RecordsModel();
     for (let off = 0; off < all.length; off += 700) {
-      streamed.append(all.slice(off, off + 700), all.length);
+      appendTuples(streamed, all.slice(off, off + 700), all.length);
       for (const q of queries) streamed.compute(q);
     }
     const once = new RecordsModel();
-    once.append(all, all.length);
+    appendTuples(once, all, all.length);
     for (const q of queries) {
       const a = streamed.compute(q);
       const b = once.compute(q);
@@ -40,15 +41,15 @@ describe('webview model: counts extended as rows stream in', () => {
 
   it('after a clear (a reload) the counts start over: no row counted twice', () => {
     const m = new RecordsModel();
-    m.append(rows, rows.length);
+    appendTuples(m, rows, rows.length);
     m.compute(queries[0]!);
     m.clear();
-    m.append(rows.slice(0, 100), 100);
+    appendTuples(m, rows.slice(0, 100), 100);
     const v = m.compute(queries[0]!);
     const total = v.facets.category.reduce((n, o) => n + o.count, 0);
     assert.equal(total, 100, 'each of the 100 rows in one category');
     const fresh = new RecordsModel();
-    fresh.append(rows.slice(0, 100), 100);
+    appendTuples(fresh, rows.slice(0, 100), 100);
     assert.deepEqual(facetsOf(v), facetsOf(fresh.compute(queries[0]!)));
   });
 });

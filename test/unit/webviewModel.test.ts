@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { COLUMNS, FACETS, T, type ColumnId, type FacetId, type RowTuple } from '../../src/shared/columns';
 import { RecordsModel, type Query } from '../../media/webview/data/query';
+import { appendTuples } from '../../media/webview/data/tuples';
 import { ipSortKey, sortByRank } from '../../media/webview/data/ranks';
 import { NO_SIGNATURES } from '../../media/webview/format';
 import { generateRows, rng } from '../fixtures/webview-dev/generateRows';
@@ -19,7 +20,7 @@ function tuple(over: Partial<Record<Field, unknown>> = {}): RowTuple {
 
 function modelOf(rows: unknown[]): RecordsModel {
   const m = new RecordsModel();
-  m.append(rows, rows.length);
+  appendTuples(m, rows, rows.length);
   return m;
 }
 
@@ -118,16 +119,16 @@ describe('webview model: rows', () => {
   it('appends chunks, and a clear starts over', () => {
     const rows = generateRows(250, 4);
     const m = new RecordsModel();
-    m.append(rows.slice(0, 100), 250);
+    appendTuples(m, rows.slice(0, 100), 250);
     assert.equal(m.compute({ search: 'google', facets: {} }).order.length, reference(rows.slice(0, 100), { search: 'google', facets: {} }).visible.length);
-    m.append(rows.slice(100), 250);
+    appendTuples(m, rows.slice(100), 250);
     const q: Query = { search: 'google', facets: {}, sort: { column: 'emails', descending: true } };
     const v = m.compute(q);
     assert.equal(v.order.length, reference(rows, q).visible.length);
     assert.equal(v.summary.rows, v.order.length);
     m.clear();
     assert.equal(m.length, 0);
-    m.append(rows.slice(0, 10));
+    appendTuples(m, rows.slice(0, 10));
     assert.equal(m.compute(q).order.length, reference(rows.slice(0, 10), q).visible.length);
   });
 });
@@ -139,7 +140,7 @@ describe('webview model: fields', () => {
     const chunked = new RecordsModel();
     const ids = ['source', 'dkimDomain', 'rdns', 'dkimPair', 'ipNetwork', 'extra:reportId'] as const;
     for (let k = 0; k < rows.length; k += 700) {
-      chunked.append(rows.slice(k, k + 700), rows.length);
+      appendTuples(chunked, rows.slice(k, k + 700), rows.length);
       // Asked for between chunks, as a streaming panel does.
       for (const id of ids) chunked.fields.get(id);
     }
@@ -316,16 +317,16 @@ describe('webview model: sort', () => {
       assert.deepEqual(resorted.facets, full.facets);
       view = resorted;
     }
-    m.append([rows[0]!]);
+    appendTuples(m, [rows[0]!]);
     assert.equal(m.resort(view, { column: 'emails', descending: false }), undefined);
   });
 
   it('re-sorts after rows are appended', () => {
     const m = new RecordsModel();
-    m.append([tuple({ emails: 5 }), tuple({ emails: 1 })]);
+    appendTuples(m, [tuple({ emails: 5 }), tuple({ emails: 1 })]);
     const sort = { column: 'emails' as const, descending: false };
     assert.deepEqual([...m.compute({ search: '', facets: {}, sort }).order], [1, 0]);
-    m.append([tuple({ emails: 0 })]);
+    appendTuples(m, [tuple({ emails: 0 })]);
     assert.deepEqual([...m.compute({ search: '', facets: {}, sort }).order], [2, 1, 0]);
   });
 

@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import { COLUMNS } from '../../src/shared/columns';
 import { NCOL, SearchIndex } from '../../media/webview/data/searchIndex';
 import { RowStore } from '../../media/webview/data/store';
+import { appendTuples } from '../../media/webview/data/tuples';
 
 const word = fc.constantFrom('', 'Mail', 'mail.example', 'MAILER', 'ai', 'é', 'É', 'pass', 'x=y', 'İ', 'ǅ', '42');
 
@@ -25,7 +26,7 @@ describe('webview: the search index, against a scan of every cell', () => {
         fc.array(fc.boolean(), { minLength: 30, maxLength: 30 }),
         (rows, size, queries, x, y, withinBits) => {
           const store = new RowStore();
-          for (let k = 0; k < rows.length; k += size) store.append(rows.slice(k, k + size).map(([w, e]) => row(w, e)));
+          for (let k = 0; k < rows.length; k += size) appendTuples(store, rows.slice(k, k + size).map(([w, e]) => row(w, e)));
           const n = store.length;
           const from = x % (n + 1);
           const to = from + (y % (n - from + 1));
@@ -52,7 +53,7 @@ describe('webview: the search index, against a scan of every cell', () => {
 
   it('sets only what matches: rows already marked stay marked, rows outside the range are not touched', () => {
     const store = new RowStore();
-    store.append(['alpha', 'beta', 'gamma', 'alpha'].map((s) => row(Array(19).fill(s), [])));
+    appendTuples(store, ['alpha', 'beta', 'gamma', 'alpha'].map((s) => row(Array(19).fill(s), [])));
     const mask = Uint8Array.from([0, 1, 0, 0]);
     store.search.search('alp', 1, 4, mask);
     assert.deepStrictEqual([...mask], [0, 1, 0, 1]);

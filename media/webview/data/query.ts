@@ -91,10 +91,6 @@ export class RecordsModel {
     return n;
   }
 
-  append(tuples: readonly unknown[], expectedTotal = 0): void {
-    this.store.append(tuples, expectedTotal);
-  }
-
   appendChunk(chunk: RowChunk, expectedTotal = 0): void {
     this.store.appendChunk(chunk, expectedTotal);
   }

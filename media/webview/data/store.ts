@@ -11,14 +11,11 @@
  * host's record index.
  */
 import { COLUMNS, type ColumnId } from '../../../src/shared/columns';
-import { decodeChunk, L, S, type Codes, type RowChunk } from '../../../src/shared/rowCodec';
+import { L, S, type Codes, type RowChunk } from '../../../src/shared/rowCodec';
 import { dkimText, valueLabel } from '../format';
 import { isoUtcMs } from './isoDate';
 import { NCOL, SearchIndex, type Segment } from './searchIndex';
-import { encodeTuples } from './tuples';
 import type { Facts } from './fieldTypes';
-
-export { encodeTuples };
 
 export const COL: Record<ColumnId, number> = Object.fromEntries(COLUMNS.map((c, i) => [c, i])) as Record<ColumnId, number>;
 
@@ -109,11 +106,6 @@ export class RowStore implements Facts {
     this.dkimAligned = grow(this.dkimAligned, cap, len, u8);
     this.disposition = grow(this.disposition, cap, len, u8);
     this.partOf = grow(this.partOf, cap, len, (k) => new Uint32Array(k));
-  }
-
-  /** Appends tuples (untrusted shapes are coerced: a missing field reads as ''), through the same binary chunk the host sends. */
-  append(tuples: readonly unknown[], expectedTotal = 0): void {
-    this.appendChunk(decodeChunk(encodeTuples(tuples)), expectedTotal);
   }
 
   /** Appends the rows of a binary chunk (src/shared/rowCodec.ts). `expectedTotal` sizes the arrays once. */

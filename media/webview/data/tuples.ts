@@ -4,7 +4,7 @@
  * anything missing reads as ''.
  */
 import { T } from '../../../src/shared/columns';
-import { encodeChunk, type RowFields } from '../../../src/shared/rowCodec';
+import { decodeChunk, encodeChunk, type RowChunk, type RowFields } from '../../../src/shared/rowCodec';
 
 function str(v: unknown): string {
   return typeof v === 'string' ? v : v === undefined || v === null ? '' : String(v);
@@ -39,5 +39,14 @@ function tupleFields(raw: unknown): RowFields {
 /** Tuples as one binary chunk (tests and the dev harness stand in for the host with these). */
 export function encodeTuples(tuples: readonly unknown[]): Uint8Array {
   return encodeChunk(tuples.length, (i) => tupleFields(tuples[i]));
+}
+
+/**
+ * Appends tuples to a row store or records model (untrusted shapes are coerced: a missing field
+ * reads as ''), through the same binary chunk the host sends. For tests and benchmarks: the
+ * shipped webview only ever appends the host's chunks, and leaves the encoder out of its bundle.
+ */
+export function appendTuples(target: { appendChunk(c: RowChunk, expectedTotal?: number): void }, tuples: readonly unknown[], expectedTotal = 0): void {
+  target.appendChunk(decodeChunk(encodeTuples(tuples)), expectedTotal);
 }
 
