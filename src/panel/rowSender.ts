@@ -15,15 +15,20 @@ import { perfMark } from '../perf';
 
 /** Rows in the first message: small, so the first rows paint at once. */
 const FIRST_CHUNK = 1_000;
-/** Rows per message after the first (~0.25 MB, ~10 ms to encode, 80 ms when the machine is busy: the host must not block longer). */
-const CHUNK = 2_500;
+/**
+ * Rows per message after the first (~0.15 MB, ~5 ms to encode). Posted while the body is still
+ * being parsed, each encode and its write (VS Code deflates it in this process) is one task of the
+ * host's event loop: at 2,500 a chunk its longest block was 117–124 ms here, at 1,250 82 (100k rows,
+ * bench:panel medians).
+ */
+const CHUNK = 1_250;
 /**
  * Messages posted but not yet acknowledged. Each postMessage takes a round trip to the webview
  * (100–300 ms measured in the test host, more while it is busy); waiting for each before the
- * next made 100k rows take 6 s to send. Thirty-two in flight (~8 MB) hide that, and still never
+ * next made 100k rows take 6 s to send. Sixty-four in flight (~8 MB) hide that, and still never
  * queue a million rows' worth in front of a slow webview.
  */
-const MAX_IN_FLIGHT = 32;
+const MAX_IN_FLIGHT = 64;
 /** While rows stream in, fewer than CHUNK of them wait at most this long before they are posted. */
 const BATCH_MS = 100;
 

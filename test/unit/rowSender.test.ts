@@ -60,7 +60,7 @@ describe('row sender (host → records webview)', () => {
     assert.deepStrictEqual(sources(), records(9300).map((r) => r.source));
     assert.equal(posted.filter((m) => m.last).length, 1);
     assert.ok(posted.at(-1)!.last && !posted.at(-1)!.growing && posted.at(-1)!.total === 9300);
-    assert.ok(posted.every((m) => m.count <= 2500), 'chunks stay small');
+    assert.ok(posted.every((m) => m.count <= 1250), 'chunks stay small');
   });
 
   it('posts rows at once, before the webview is ready, and says how many of which load went out', async () => {
@@ -88,7 +88,7 @@ describe('row sender (host → records webview)', () => {
     assert.equal(sender.resendFrom(0, 3500), true);
     await new Promise((r) => setTimeout(r, 20));
     const again = posted.slice(before);
-    assert.deepStrictEqual(again.map((m) => [m.load, m.offset, m.count, m.last, m.total]), [[0, 3500, 2500, true, 6000]], 'rows 3500…5999 once, and the end again');
+    assert.deepStrictEqual(again.map((m) => [m.load, m.offset, m.count, m.last, m.total]), [[0, 3500, 1250, false, 6000], [0, 4750, 1250, true, 6000]], 'rows 3500…5999 once, and the end again');
     const c = decodeChunk(again[0]!.data);
     assert.equal(c.strings[c.scalars[S.source]![0]!], 'S3500');
   });
