@@ -27,7 +27,7 @@ import { Toolbar } from './toolbar';
 import { Persistence } from './persist';
 import { onGridKey } from './gridKeys';
 import { ColumnLayoutState } from './columnLayout';
-import { emptyViewState, readSavedState, sameIdentity, sanitizeViewState } from './viewState';
+import { emptyViewState, nextSort, startingView, toggledFacet } from './viewState';
 import { post, settle, vscodeApi } from './vscode';
 import { bootInit, takeEarlyMessages } from './boot';
 
@@ -67,8 +67,7 @@ class App {
   /** Screen-reader announcements (the row count after a search or filter). */
   private readonly announcer = el('div', { class: 'sr-only', attrs: { role: 'status', 'aria-live': 'polite' } });
   private readonly pump = new RowPump(this, (r) => post({ type: 'resend', load: r.load, from: r.from }));
-  /** Whether the page's copy of `init` started it (see boot). */
-  private booted = false;
+  private booted = false; // started from the page's copy of init (boot)
   private readonly persistence = new Persistence(() => ({ state: this.state, scrollTop: this.table.scrollTop, focused: this.selection.focus, pendingRestore: this.pendingRestore }));
 
   constructor(root: HTMLElement) {
@@ -179,8 +178,7 @@ class App {
         if (this.booted) return this.pump.start(m.rows);
         return this.onInit(m);
       case 'loading':
-        // Held by the host until init, a load's status can come after its rows: not news then.
-        if (typeof m.load === 'number' && this.pump.isStale(m.load)) return;
+        if (typeof m.load === 'number' && this.pump.isStale(m.load)) return; // came after its rows: not news
         this.pump.cancel();
         this.phase = 'loading';
         this.complete = false;
@@ -201,10 +199,8 @@ class App {
 
   /** Starts from the page's copy of `init` (boot.ts), then reads the messages that came before this script. */
   boot(init: Extract<HostMessage, { type: 'init' }> | undefined, early: unknown[]): void {
-    if (init) {
-      this.onInit(init);
-      this.booted = true;
-    }
+    if (init) this.onInit(init);
+    this.booted = init !== undefined;
     for (const m of early) this.onMessage(m);
   }
 
@@ -217,17 +213,7 @@ class App {
     const end = Date.parse(String(m.identity?.end));
     if (Number.isFinite(start) && Number.isFinite(end)) this.analysis.setRange(start, end);
     this.columns.load(m.layout);
-    // The state VS Code kept for this webview is the newest (it survives hiding the panel); the
-    // host's copy is what the serializer restored after a window reload.
-    const saved = readSavedState(vscodeApi.getState());
-    let view: ViewState | undefined;
-    if (saved.view && sameIdentity(saved.identity, m.identity)) view = saved.view;
-    else if (m.state) view = sanitizeViewState(m.state);
-    if (!view) {
-      view = emptyViewState();
-      if (typeof m.initialSearch === 'string') view.search = m.initialSearch.slice(0, 1000);
-    }
-    this.state = view;
+    const view = (this.state = startingView(vscodeApi.getState(), m));
     this.toolbar.setSearch(view.search);
     this.facets.setWeight(view.facetWeight);
     this.pendingRestore = view.scrollTop > 0 || view.focused !== undefined ? { scrollTop: view.scrollTop, focused: view.focused } : undefined;
@@ -235,23 +221,20 @@ class App {
     this.applyPanes();
     this.update();
     this.persistence.now();
-    // Rows that came before init are read now.
-    this.pump.start(m.rows);
+    this.pump.start(m.rows); // rows that came before init are read now
   }
 
   onError(m: Extract<HostMessage, { type: 'error' }>): void {
     const message = typeof m.message === 'string' ? m.message : l10n.t('Unknown error.');
-    const partial = typeof m.partial === 'number' && m.partial > 0 && (this.model.length > 0 || this.pump.queued > 0);
-    // The rows of a partial load that are still being read stay; otherwise the rest is dropped.
-    if (!partial) this.pump.cancel();
-    if (partial) {
-      // The load failed after rows arrived: they stay, said to be incomplete, with Retry.
+    if (typeof m.partial === 'number' && m.partial > 0 && (this.model.length > 0 || this.pump.queued > 0)) {
+      // The load failed after rows arrived: they stay (those still being read too), said to be incomplete, with Retry.
       this.phase = 'ready';
       this.complete = true;
       this.growing = false;
       this.notices.incomplete(Math.max(this.model.length, m.partial as number), message, () => post({ type: 'retry' }));
       return this.update();
     }
+    this.pump.cancel();
     this.phase = 'error';
     this.complete = true;
     this.errorBox = errorBox(message, m.canRetry !== false, m.canUpdateKey === true, {
@@ -338,19 +321,13 @@ class App {
   }
 
   private sortBy(column: ColumnId): void {
-    const cur = this.state.sort;
-    // Numbers are most useful biggest first.
-    const first = NUMERIC_COLUMNS.includes(column);
-    const sort = cur && cur.column === column ? { column, descending: !cur.descending } : { column, descending: first };
+    const sort = nextSort(this.state.sort, column, NUMERIC_COLUMNS.includes(column));
     this.table.setSort(sort);
     this.change({ sort });
   }
 
   private toggleFacet(f: FacetId, key: string): void {
-    const cur = new Set(this.state.facets[f] ?? []);
-    if (cur.has(key)) cur.delete(key);
-    else cur.add(key);
-    this.change({ facets: { ...this.state.facets, [f]: [...cur] } });
+    this.change({ facets: toggledFacet(this.state.facets, f, key) });
   }
 
   // ---- selection and keyboard ----------------------------------------------------------------

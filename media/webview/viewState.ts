@@ -108,3 +108,30 @@ export function sameIdentity(a: PanelIdentity | undefined, b: PanelIdentity | un
 }
 
 export type FacetSelection = Partial<Record<FacetId, string[]>>;
+
+/**
+ * The view a page starts with: the one VS Code kept for this webview when it shows the same range
+ * (it survives hiding the panel), else the host's copy (what the serializer restored after a
+ * window reload), else an empty one with the search the panel was opened with, if any.
+ */
+export function startingView(kept: unknown, init: { identity: PanelIdentity; state?: unknown; initialSearch?: unknown }): ViewState {
+  const saved = readSavedState(kept);
+  if (saved.view && sameIdentity(saved.identity, init.identity)) return saved.view;
+  if (init.state) return sanitizeViewState(init.state);
+  const view = emptyViewState();
+  if (typeof init.initialSearch === 'string') view.search = init.initialSearch.slice(0, 1000);
+  return view;
+}
+
+/** A click on a column's header: the other direction on the sorted column, else numbers biggest first. */
+export function nextSort(current: ViewState['sort'], column: ColumnId, numeric: boolean): NonNullable<ViewState['sort']> {
+  return current && current.column === column ? { column, descending: !current.descending } : { column, descending: numeric };
+}
+
+/** The facet selection with `key` of facet `f` toggled. */
+export function toggledFacet(facets: ViewState['facets'], f: FacetId, key: string): ViewState['facets'] {
+  const keys = new Set(facets[f] ?? []);
+  if (keys.has(key)) keys.delete(key);
+  else keys.add(key);
+  return { ...facets, [f]: [...keys] };
+}

@@ -2,7 +2,7 @@
 // (media/webview/viewState.ts): each field's bounds kept exactly, just past them dropped.
 import { strict as assert } from 'node:assert';
 import { COLUMNS } from '../../src/shared/columns';
-import { emptyViewState, orderedColumns, readSavedState, sameIdentity, sanitizeLayout, sanitizeViewState } from '../../media/webview/viewState';
+import { emptyViewState, nextSort, orderedColumns, readSavedState, sameIdentity, sanitizeLayout, sanitizeViewState, startingView, toggledFacet } from '../../media/webview/viewState';
 
 const only = (raw: Record<string, unknown>) => sanitizeViewState(raw);
 
@@ -103,5 +103,31 @@ describe('webview column layout', () => {
     assert.equal(new Set(moved).size, COLUMNS.length);
     // The first default column, when the layout lacks it, goes first.
     assert.deepEqual(orderedColumns({ order: ['date'], widths: {}, hidden: [] }).slice(0, 2), ['source', 'ipAddress']);
+  });
+});
+
+describe('webview view state transitions', () => {
+  const identity = { accountId: 'a', organizationId: 'o', start: '2026-11-01T00:00:00.000Z', end: '2026-11-07T23:59:59.999Z' };
+  it('starts from the view VS Code kept for the same range, else the host\u2019s, else empty with the opening search', () => {
+    const kept = { identity, view: { ...emptyViewState(), search: 'kept' } };
+    assert.equal(startingView(kept, { identity, state: { ...emptyViewState(), search: 'host' } }).search, 'kept');
+    const other = { ...identity, start: '2026-10-01T00:00:00.000Z' };
+    assert.equal(startingView(kept, { identity: other, state: { ...emptyViewState(), search: 'host' } }).search, 'host');
+    assert.equal(startingView(undefined, { identity, initialSearch: 'google' }).search, 'google');
+    assert.equal(startingView(undefined, { identity, initialSearch: 'x'.repeat(5000) }).search.length, 1000);
+    assert.deepStrictEqual(startingView(null, { identity }), emptyViewState());
+  });
+
+  it('a header click reverses the sorted column, and sorts another biggest first only when numeric', () => {
+    assert.deepStrictEqual(nextSort(undefined, 'emails', true), { column: 'emails', descending: true });
+    assert.deepStrictEqual(nextSort({ column: 'emails', descending: true }, 'emails', true), { column: 'emails', descending: false });
+    assert.deepStrictEqual(nextSort({ column: 'emails', descending: true }, 'source', false), { column: 'source', descending: false });
+  });
+
+  it('toggles one facet value, leaving the others', () => {
+    const f = toggledFacet({ source: ['a'], reporter: ['r'] }, 'source', 'b');
+    assert.deepStrictEqual(f, { source: ['a', 'b'], reporter: ['r'] });
+    assert.deepStrictEqual(toggledFacet(f, 'source', 'a'), { source: ['b'], reporter: ['r'] });
+    assert.deepStrictEqual(toggledFacet({}, 'dmarc', 'reject'), { dmarc: ['reject'] });
   });
 });
