@@ -1,9 +1,10 @@
 /**
- * Rows from the host: binary, columnar chunks (src/shared/rowCodec.ts), read one task at a time so input and painting
- * get their turn between chunks. Chunks can come before `init` (the host posts them while the
- * page starts): they wait for it, and only the chunk expected next is taken (data/rowStream.ts). The first chunk paints at once; while more arrive the view is
- * recomputed at most every STREAM_UPDATE_MS; when the last is in, the other columns are ranked
- * in idle time so a first sort is instant. Timings for the benchmark are kept on `window`.
+ * Rows from the host: binary, columnar chunks (src/shared/rowCodec.ts), read one task at a time
+ * so input and painting get their turn between chunks. The host posts them while the page starts:
+ * they wait for the view settings (`init`, which the page carries itself), and only the chunk
+ * expected next is taken (data/rowStream.ts). The first chunk paints at once; while more arrive
+ * the view is recomputed at most every STREAM_UPDATE_MS; when the last is in, the other columns
+ * are ranked in idle time so a first sort is instant. Timings for the benchmark are kept on `window`.
  */
 import * as l10n from '@vscode/l10n';
 import type { HostMessage } from '../../src/shared/protocol';
