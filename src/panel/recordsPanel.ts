@@ -344,6 +344,7 @@ export class RecordsPanel implements vscode.Disposable {
    * before it says ready) and again in `init`, with how many rows went out before it.
    */
   private init(): Extract<HostMessage, { type: 'init' }> {
+    const layout = this.layout();
     return {
       type: 'init',
       title: this.panel.title,
@@ -351,7 +352,7 @@ export class RecordsPanel implements vscode.Disposable {
       identity: this.identity,
       ...(this.savedView ? { state: this.savedView } : {}),
       ...(this.target.initialSearch !== undefined ? { initialSearch: this.target.initialSearch } : {}),
-      ...(this.layout() ? { layout: this.layout()! } : {}),
+      ...(layout ? { layout } : {}),
     };
   }
 
