@@ -149,8 +149,12 @@ export class Fields {
     if (!multi) {
       b.reserve(n, n);
       const col = COLUMN_FIELDS[id];
-      const text = col ? s.column(col) : undefined;
-      for (let i = b.built; i < n; i++) b.codes[i] = b.code(text ? text(i) : this.valueOf(id, i));
+      const codes = b.codes;
+      // A column's value (or an address's network) is looked up once per distinct text of each
+      // chunk, not once per row: at a million rows, a million map lookups fewer per field.
+      if (col) s.mapColumn(col, b.built, (text) => b.code(text), (i, c) => (codes[i] = c));
+      else if (id === 'ipNetwork') s.mapColumn('ipAddress', b.built, (ip) => b.code(networkKey(ip)), (i, c) => (codes[i] = c));
+      else for (let i = b.built; i < n; i++) codes[i] = b.code(this.valueOf(id, i));
       b.built = n;
       return;
     }

@@ -300,6 +300,37 @@ export class RowStore implements Facts {
     return { uniq: c.uniq, index: c.index, code: c.code.subarray(0, this.length) };
   }
 
+  /**
+   * The rows of a column from row `from` on, a chunk at a time: `map` runs once per distinct text
+   * of each chunk, `put` once per row with what `map` gave for its text. At a million rows that is
+   * a few hundred thousand calls of `map` for a column of addresses and a few thousand for one of
+   * reporters, instead of a million of each.
+   */
+  mapColumn<T>(column: ColumnId, from: number, map: (text: string) => T, put: (row: number, value: T) => void): void {
+    const col = COL[column];
+    for (let p = from < this.length ? this.partOf[from]! : this.parts.length; p < this.parts.length; p++) {
+      const { seg } = this.parts[p]!;
+      const { ids, dict } = seg;
+      const done = new Uint8Array(dict.length);
+      const value = new Array<T>(dict.length);
+      for (let r = Math.max(0, from - seg.from); r < seg.count; r++) {
+        const id = ids[r * NCOL + col]!;
+        if (!done[id]) {
+          done[id] = 1;
+          value[id] = map(dict[id] ?? '');
+        }
+        put(seg.from + r, value[id]!);
+      }
+    }
+  }
+
+  /** A number per row from a column's text (`key` runs once per distinct text of each chunk). */
+  numbersOf(column: ColumnId, key: (text: string) => number): Float64Array {
+    const out = new Float64Array(this.length);
+    this.mapColumn(column, 0, key, (i, v) => (out[i] = v));
+    return out;
+  }
+
   /** The sum of `weight[i]` per text of a column over the rows listed. */
   sumBy(column: ColumnId, rows: Uint32Array, weight: Float64Array): Map<string, number> {
     const { uniq, code } = this.columnCodes(column);

@@ -1,0 +1,149 @@
+// The linear paths of the sort ranks (media/webview/data/radix.ts, ranks.ts, store.ts mapColumn),
+// against references written apart from them: the radix order is a stable sort by value, dense
+// ranks above the radix threshold are the comparison sort's, IPv4 keys are the regular
+// expression's, and values mapped once per chunk are the values of every row.
+import { strict as assert } from 'node:assert';
+import fc from 'fast-check';
+import { T } from '../../src/shared/columns';
+import { radixOrder } from '../../media/webview/data/radix';
+import { denseRanks, ipSortKey, rankColumn } from '../../media/webview/data/ranks';
+import { RowStore } from '../../media/webview/data/store';
+import { appendTuples } from '../../media/webview/data/tuples';
+import { networkKey } from '../../media/webview/data/network';
+import { RecordsModel } from '../../media/webview/data/query';
+
+/** Stable ascending order by value, -0 equal to 0 (the comparator is apart from the radix's bits). */
+function referenceOrder(keys: Float64Array): number[] {
+  return Array.from(keys, (_, i) => i).sort((a, b) => (keys[a]! < keys[b]! ? -1 : keys[a]! > keys[b]! ? 1 : a - b));
+}
+
+/** Dense ranks by counting the distinct values below each: NaN after all. */
+function referenceRanks(keys: Float64Array): { rank: number[]; distinct: number } {
+  const values = [...new Set(Array.from(keys).filter((v) => !Number.isNaN(v)).map((v) => (v === 0 ? 0 : v)))].sort((a, b) => a - b);
+  const at = new Map(values.map((v, k) => [v, k]));
+  return { rank: Array.from(keys, (v) => (Number.isNaN(v) ? values.length : at.get(v === 0 ? 0 : v)!)), distinct: values.length };
+}
+
+const double = fc.oneof(
+  fc.double({ noNaN: true }),
+  fc.constantFrom(0, -0, 1, -1, Infinity, -Infinity, Number.MIN_VALUE, -Number.MIN_VALUE, Number.MAX_VALUE, 2 ** 53, 1.7e12, 1.7e12 + 1),
+  fc.integer({ min: -5, max: 5 }),
+);
+
+/** The regular expression the hand-written IPv4 parse replaced. */
+function regexKey(ip: string): number {
+  const v4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(ip);
+  return v4 ? ((+v4[1]! * 256 + +v4[2]!) * 256 + +v4[3]!) * 256 + +v4[4]! : -1;
+}
+
+function row(fields: Partial<Record<keyof typeof T, unknown>>): unknown[] {
+  const t: unknown[] = ['s', 'r', 'f', 'rp', '', '192.0.2.1', 'US', [], 1, 'authorized', '2026-11-16T17:20:00Z', 'none', 'pass', 'fail', 'pass', [], 'no', []];
+  for (const [k, v] of Object.entries(fields)) t[T[k as keyof typeof T]] = v;
+  return t;
+}
+
+describe('webview: radix order and the linear rank paths, exactly', () => {
+  it('radixOrder is a stable ascending sort by value (negatives, -0, infinities, subnormals, ties)', () => {
+    fc.assert(
+      fc.property(fc.array(double, { maxLength: 300 }), (xs) => {
+        const keys = Float64Array.from(xs);
+        assert.deepStrictEqual([...radixOrder(keys)], referenceOrder(keys));
+      }),
+      { numRuns: 300 },
+    );
+    assert.deepStrictEqual([...radixOrder(new Float64Array(0))], []);
+  });
+
+  it('dense ranks above the radix threshold (16,384 keys) are the comparison sort\'s, NaN after all', () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(double, fc.constant(Number.NaN)), { minLength: 1, maxLength: 60 }), fc.integer({ min: 16_384, max: 20_000 }), (sample, n) => {
+        // Many rows drawn from a few values (ties), plus unique ones (dates).
+        const keys = Float64Array.from({ length: n }, (_, i) => (i % 3 === 0 ? 1.7e12 + i * 1000 : sample[(i * 7919) % sample.length]!));
+        const got = denseRanks(keys);
+        const want = referenceRanks(keys);
+        assert.equal(got.distinct, want.distinct);
+        assert.deepStrictEqual([...got.rank], want.rank);
+        assert.ok(got.rank instanceof (want.distinct + 1 <= 65536 ? Uint16Array : Uint32Array));
+      }),
+      { numRuns: 12 },
+    );
+  });
+
+  it('IPv4 keys: the hand-written parse gives exactly what the regular expression gave', () => {
+    const ipish = fc.stringMatching(/^[0-9.]{0,17}$/);
+    const noisy = fc.string({ unit: fc.constantFrom('1', '9', '0', '.', ':', 'a', ' ', '٣', '\u0000'), maxLength: 16 });
+    fc.assert(
+      fc.property(fc.oneof(ipish, noisy, fc.ipV4()), (s) => {
+        const want = regexKey(s);
+        const got = ipSortKey(s);
+        if (want >= 0) assert.equal(got, want, s);
+        else assert.ok(Number.isNaN(got) || got >= 2 ** 32, `${s}: ${got}`);
+      }),
+      { numRuns: 2000 },
+    );
+    assert.equal(ipSortKey('999.0.0.1'), ((999 * 256 + 0) * 256 + 0) * 256 + 1);
+    assert.equal(ipSortKey('01.002.3.4'), 0x01020304);
+  });
+
+  it('ranks of many chunks past the radix threshold: ordered as the values, ties shared, no gaps', () => {
+    const store = new RowStore();
+    const n = 20_000;
+    const ips = ['10.0.0.2', '9.255.255.255', '::1', 'host.example', '', '2001:db8::1', '192.0.2.1', '010.0.0.2'];
+    for (let k = 0; k < n; k += 1_250) {
+      appendTuples(store, Array.from({ length: Math.min(1_250, n - k) }, (_, j) => {
+        const i = k + j;
+        return row({ ipAddress: i % 5 === 0 ? `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}` : ips[i % ips.length], emails: i % 97, date: new Date(1.7e12 + (i % 4_000) * 60_000).toISOString() });
+      }));
+    }
+    for (const column of ['ipAddress', 'emails', 'date'] as const) {
+      const key = (i: number): number => (column === 'ipAddress' ? ipSortKey(store.cell(i, 'ipAddress')) : column === 'emails' ? store.emails[i]! : store.dateMs[i]!);
+      const cmp = (a: number, b: number): number => {
+        const x = key(a);
+        const y = key(b);
+        if (Number.isNaN(x) !== Number.isNaN(y)) return Number.isNaN(x) ? 1 : -1;
+        if (!Number.isNaN(x)) return x - y;
+        const s = store.cell(a, column);
+        const t = store.cell(b, column);
+        return s < t ? -1 : s > t ? 1 : 0;
+      };
+      const { rank, distinct } = rankColumn(store, column);
+      const order = Array.from({ length: n }, (_, i) => i).sort(cmp);
+      assert.equal(rank[order[0]!], 0, column);
+      for (let k = 1; k < n; k++) {
+        const a = order[k - 1]!;
+        const b = order[k]!;
+        assert.equal(rank[b]! - rank[a]!, cmp(a, b) === 0 ? 0 : 1, `${column}: ${store.cell(a, column)} / ${store.cell(b, column)}`);
+      }
+      assert.equal(rank[order[n - 1]!], distinct - 1, column);
+    }
+  });
+
+  it('mapColumn: the value of every row from any row on, with the mapping run once per distinct text of a chunk', () => {
+    const store = new RowStore();
+    const values = ['a', 'b', 'a', 'c', 'b', 'a', 'd'];
+    appendTuples(store, values.slice(0, 4).map((source) => row({ source })));
+    appendTuples(store, values.slice(4).map((source) => row({ source })));
+    for (let from = 0; from <= values.length; from++) {
+      const calls: string[] = [];
+      const got: [number, string][] = [];
+      store.mapColumn('source', from, (text) => (calls.push(text), text.toUpperCase()), (i, v) => got.push([i, v]));
+      assert.deepStrictEqual(got, values.slice(from).map((v, k) => [from + k, v.toUpperCase()]), `from ${from}`);
+      assert.equal(calls.length, new Set(values.slice(from, 4)).size + new Set(values.slice(Math.max(from, 4))).size, `from ${from}`);
+    }
+    assert.deepStrictEqual([...store.numbersOf('source', (t) => t.charCodeAt(0))], values.map((v) => v.charCodeAt(0)));
+  });
+
+  it('the IP network field, built a chunk at a time, is each row\'s own network', () => {
+    const m = new RecordsModel();
+    const ips = Array.from({ length: 3_000 }, (_, i) => (i % 7 === 0 ? `2001:db8:${i % 5}::${i}` : i % 11 === 0 ? 'not an address' : `198.51.${i % 40}.${i % 250}`));
+    for (let k = 0; k < ips.length; k += 700) {
+      appendTuples(m, ips.slice(k, k + 700).map((ipAddress) => row({ ipAddress })), ips.length);
+      m.fields.get('ipNetwork');
+    }
+    const f = m.fields.get('ipNetwork');
+    assert.equal(f.kind, 'single');
+    if (f.kind !== 'single') return;
+    for (let i = 0; i < ips.length; i++) assert.equal(f.dict[f.codes[i]!], networkKey(ips[i]!), ips[i]);
+    assert.equal(new Set(f.dict).size, f.dict.length);
+  });
+});
