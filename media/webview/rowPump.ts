@@ -240,7 +240,8 @@ export class RowPump {
     if (this.idleHandle) cancelIdleCallback(this.idleHandle);
     const step = (deadline: IdleDeadline): void => {
       this.idleHandle = 0;
-      while (deadline.timeRemaining() > 8) if (!this.app.model.prerankNext()) return;
+      // Steps of a few milliseconds (data/ranker.ts): a click waits for one at most.
+      if (!this.app.model.prerankNext(() => deadline.timeRemaining() > 4)) return;
       this.idleHandle = requestIdleCallback(step, { timeout: 2000 });
     };
     this.idleHandle = requestIdleCallback(step, { timeout: 2000 });

@@ -4,11 +4,12 @@
  * the group filters, counting facet values (rows and emails) on the way.
  */
 import type { RowChunk } from '../../../src/shared/rowCodec';
-import { COLUMNS, FACETS, type ColumnId, type FacetId } from '../../../src/shared/columns';
+import { FACETS, type ColumnId, type FacetId } from '../../../src/shared/columns';
 import { facetOptions, type FacetOption } from './facetOptions';
 import type { FieldIndex } from './fieldTypes';
 import { Fields, type FieldId } from './fields';
-import { rankColumn, sortByRank, type Ranks, type SortSpec } from './ranks';
+import { ColumnRanks } from './ranker';
+import { sortByRank, type Ranks, type SortSpec } from './ranks';
 import { RowStore } from './store';
 import { summarize, type Summary } from './summary';
 
@@ -64,7 +65,7 @@ function allows(field: FieldIndex, allowed: Uint8Array, i: number): boolean {
 export class RecordsModel {
   readonly store = new RowStore();
   readonly fields = new Fields(this.store);
-  private readonly ranks = new Map<ColumnId, Ranks>();
+  private readonly ranks = new ColumnRanks(this.store);
   private sorted: { key: string; version: number; order: Uint32Array } | undefined;
   private searchCache: { query: string; version: number; generation: number; length: number; mask: Uint8Array } | undefined;
   /** Rows and emails per value of each facet over the first `length` rows (all of them once extended). */
@@ -86,7 +87,7 @@ export class RecordsModel {
   /** Bytes held in typed arrays by the rows and the caches built from them (outside the JS heap). */
   bytes(): number {
     let n = this.store.bytes() + this.fields.bytes() + (this.sorted?.order.byteLength ?? 0) + (this.searchCache?.mask.byteLength ?? 0);
-    for (const r of this.ranks.values()) n += r.rank.byteLength;
+    n += this.ranks.bytes();
     for (const c of [...(this.allCounts?.rows ?? []), ...(this.allCounts?.emails ?? [])]) n += c.byteLength;
     return n;
   }
@@ -97,25 +98,12 @@ export class RecordsModel {
 
   /** The sort ranks of a column, computed once per store version. */
   ranksOf(column: ColumnId): Ranks {
-    const s = this.store;
-    const cached = this.ranks.get(column);
-    if (cached && cached.version === s.version) return cached;
-    const r = rankColumn(s, column);
-    r.version = s.version;
-    this.ranks.set(column, r);
-    return r;
+    return this.ranks.get(column);
   }
 
-  /** Computes the ranks of columns not yet ranked, one at a time (for idle callbacks). Returns false when all are done. */
-  prerankNext(): boolean {
-    for (const column of COLUMNS) {
-      const cached = this.ranks.get(column);
-      if (!cached || cached.version !== this.store.version) {
-        this.ranksOf(column);
-        return true;
-      }
-    }
-    return false;
+  /** Ranks columns not ranked yet in idle time (ranker.ts): false once every column is. */
+  prerankNext(more?: () => boolean): boolean {
+    return this.ranks.next(more);
   }
 
   /** Every row index in sort order (unfiltered). */

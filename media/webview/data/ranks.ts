@@ -3,7 +3,8 @@
  * share one), so any sort after that is a counting sort over integers.
  */
 import type { ColumnId } from '../../../src/shared/columns';
-import { radixOrder } from './radix';
+import { drain, numbersOfSteps } from './columnScan';
+import { mergeSortSteps, radixOrderSteps } from './sorts';
 import type { ColumnCodes, RowStore } from './store';
 
 export interface SortSpec {
@@ -39,31 +40,46 @@ function ranksFrom(code: Uint32Array, sortedIds: ArrayLike<number>): Ranks {
 
 /**
  * Text in Intl.Collator order. Sorting ~100k distinct strings with a collator comparator costs
- * ~200 ms, so the distinct values are first put in code-unit order (a native sort) and then
- * sorted with the collator: V8's TimSort finds the runs already in order, and the collator pass
- * costs little more than one comparison per value. The result is exactly collator order, ties
- * in code-unit order.
+ * ~200 ms, so the distinct values are first put in code-unit order and then sorted with the
+ * collator: a stable sort finds the runs already in order, and the collator pass costs little
+ * more than one comparison per value. The result is exactly collator order, ties (case aside,
+ * `e` and `e\u0301`, ignorable controls) in code-unit order. Up to MERGE_MIN values with the
+ * native sort, in one step; above, with mergeSortSteps, a slice at a time.
  */
-function rankText(d: ColumnCodes): Ranks {
-  const sorted = d.uniq.slice();
-  // Code-unit order first: the collator then sorts an almost sorted array, much faster, and
-  // texts it holds equal (case aside, `e` and `e\u0301`, ignorable controls) keep code-unit order.
-  sorted.sort();
-  sorted.sort(collator.compare);
-  const ids = new Uint32Array(sorted.length);
-  for (let k = 0; k < sorted.length; k++) ids[k] = d.index.get(sorted[k]!)!;
+function* rankTextSteps(d: ColumnCodes): Generator<void, Ranks, void> {
+  const { uniq } = d;
+  if (uniq.length <= MERGE_MIN) {
+    const sorted = uniq.slice();
+    sorted.sort();
+    sorted.sort(collator.compare);
+    const ids = new Uint32Array(sorted.length);
+    for (let k = 0; k < sorted.length; k++) ids[k] = d.index.get(sorted[k]!)!;
+    return ranksFrom(d.code, ids);
+  }
+  const ids = new Uint32Array(uniq.length);
+  for (let k = 0; k < ids.length; k++) ids[k] = k;
+  yield* mergeSortSteps(ids, (a, b) => uniq[a]! < uniq[b]!);
+  yield* mergeSortSteps(ids, (a, b) => collator.compare(uniq[a]!, uniq[b]!) < 0);
+  yield;
   return ranksFrom(d.code, ids);
 }
 
+/** Distinct texts sorted in one step by the native sort; more, in steps. */
+const MERGE_MIN = 4_096;
+
 /**
- * Above this many keys, dense ranks come from a radix sort (radix.ts): linear, where the
+ * Above this many keys, dense ranks come from a radix sort (sorts.ts): linear, where the
  * comparison sort and a binary search per key cost 130–350 ms at a million rows.
  */
 const RADIX_MIN = 1 << 14;
 
 /** Dense ranks of numbers, NaN after all (rank `distinct`); `extra` more ranks the caller will hand out above these. */
 export function denseRanks(keys: Float64Array, extra = 1): { rank: RankArray; distinct: number } {
-  if (keys.length >= RADIX_MIN) return denseRanksByRadix(keys, extra);
+  return drain(denseRanksSteps(keys, extra));
+}
+
+function* denseRanksSteps(keys: Float64Array, extra: number): Generator<void, { rank: RankArray; distinct: number }, void> {
+  if (keys.length >= RADIX_MIN) return yield* denseRanksByRadix(keys, extra);
   const sorted = keys.slice().sort();
   let u = 0;
   for (let k = 0; k < sorted.length; k++) {
@@ -90,7 +106,7 @@ export function denseRanks(keys: Float64Array, extra = 1): { rank: RankArray; di
   return { rank, distinct: u };
 }
 
-function denseRanksByRadix(keys: Float64Array, extra: number): { rank: RankArray; distinct: number } {
+function* denseRanksByRadix(keys: Float64Array, extra: number): Generator<void, { rank: RankArray; distinct: number }, void> {
   const n = keys.length;
   // The numbers alone (NaN ranks after them all), and where each one was.
   let m = 0;
@@ -103,9 +119,11 @@ function denseRanksByRadix(keys: Float64Array, extra: number): { rank: RankArray
     at[k] = i;
     values[k++] = v;
   }
-  const order = radixOrder(values);
+  yield;
+  const order = yield* radixOrderSteps(values);
   let u = 0;
   for (let k = 0; k < m; k++) if (k === 0 || values[order[k]!] !== values[order[k - 1]!]) u++;
+  yield;
   const rank = rankArray(n, u + extra);
   if (m < n) rank.fill(u);
   for (let k = 0, r = -1; k < m; k++) {
@@ -117,15 +135,10 @@ function denseRanksByRadix(keys: Float64Array, extra: number): { rank: RankArray
 }
 
 /** Ranks by a number per row; rows without one (NaN) after all others, by their text. */
-function rankByNumber(keyOf: (i: number) => number, length: number, textOf: (i: number) => string): Ranks {
-  const keys = new Float64Array(length);
+function* rankByNumberSteps(keys: Float64Array, textOf: (i: number) => string): Generator<void, Ranks, void> {
   const nan: number[] = [];
-  for (let i = 0; i < length; i++) {
-    const k = keyOf(i);
-    keys[i] = k;
-    if (Number.isNaN(k)) nan.push(i);
-  }
-  const { rank, distinct: u } = denseRanks(keys, nan.length + 1);
+  for (let i = 0; i < keys.length; i++) if (Number.isNaN(keys[i]!)) nan.push(i);
+  const { rank, distinct: u } = yield* denseRanksSteps(keys, nan.length + 1);
   let r = u;
   if (nan.length) {
     nan.sort((a, b) => codeUnitCompare(textOf(a), textOf(b)) || a - b);
@@ -212,20 +225,23 @@ export function sortByRank(ranks: RankArray, distinct: number, length: number, d
 
 /** The ranks of one column of the store. */
 export function rankColumn(s: RowStore, column: ColumnId): Ranks {
+  return drain(rankSteps(s, column));
+}
+
+/**
+ * rankColumn in steps of a few milliseconds each (a generator: idle time takes one step at a
+ * time, query.ts prerankNext). The store must not change until it ends.
+ */
+export function* rankSteps(s: RowStore, column: ColumnId): Generator<void, Ranks, void> {
   const text = s.column(column);
-  if (column === 'emails') {
-    const emails = s.emails;
-    return rankByNumber((i) => emails[i]!, s.length, text);
-  }
-  if (column === 'date') {
-    const dates = s.dateMs;
-    return rankByNumber((i) => dates[i]!, s.length, text);
-  }
+  if (column === 'emails') return yield* rankByNumberSteps(s.emails.slice(0, s.length), text);
+  if (column === 'date') return yield* rankByNumberSteps(s.dateMs.slice(0, s.length), text);
   if (column === 'ipAddress') {
     // The key once per distinct address of each chunk, not per row, nor through a map of every address.
-    const keys = s.numbersOf(column, ipSortKey);
-    return rankByNumber((i) => keys[i]!, s.length, text);
+    const keys = yield* numbersOfSteps(s, column, ipSortKey);
+    return yield* rankByNumberSteps(keys, text);
   }
-  if (column === 'dkim') return rankDkim(s.columnCodes(column, false));
-  return rankText(s.columnCodes(column, false));
+  const d = yield* s.columnCodesSteps(column, false);
+  if (column === 'dkim') return rankDkim(d);
+  return yield* rankTextSteps(d);
 }

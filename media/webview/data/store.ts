@@ -14,6 +14,7 @@ import { COLUMNS, type ColumnId } from '../../../src/shared/columns';
 import { L, S, type Codes, type RowChunk } from '../../../src/shared/rowCodec';
 import { dkimText, valueLabel } from '../format';
 import { isoUtcMs } from './isoDate';
+import { drain, STEP_ROWS } from './columnScan';
 import { NCOL, SearchIndex, type Segment } from './searchIndex';
 import type { Facts } from './fieldTypes';
 
@@ -265,6 +266,11 @@ export class RowStore implements Facts {
    * Do not modify.
    */
   columnCodes(column: ColumnId, keep = true): ColumnCodes {
+    return drain(this.columnCodesSteps(column, keep));
+  }
+
+  /** columnCodes a few chunks at a time (a step yields between them): for work in idle time. */
+  *columnCodesSteps(column: ColumnId, keep = true): Generator<void, ColumnCodes, void> {
     let c = this.codes.get(column);
     if (!c || c.generation !== this.generation) {
       c = { generation: this.generation, uniq: [], index: new Map(), code: new Uint32Array(0), parts: 0 };
@@ -276,7 +282,7 @@ export class RowStore implements Facts {
       const { uniq, index } = c;
       if (c.code.length < this.length) c.code = grow(c.code, Math.max(this.emails.length, this.length), this.parts[c.parts]!.from, (k) => new Uint32Array(k));
       const code = c.code;
-      for (; c.parts < this.parts.length; c.parts++) {
+      for (let done = 0; c.parts < this.parts.length; c.parts++) {
         const { seg } = this.parts[c.parts]!;
         const ids = seg.ids;
         const dict = seg.dict;
@@ -295,40 +301,25 @@ export class RowStore implements Facts {
           }
           code[seg.from + r] = g;
         }
+        done += seg.count;
+        // Left here, this part is built again on the next call (the same codes): harmless.
+        if (done >= STEP_ROWS && c.parts + 1 < this.parts.length) {
+          done = 0;
+          yield;
+        }
       }
     }
     return { uniq: c.uniq, index: c.index, code: c.code.subarray(0, this.length) };
   }
 
-  /**
-   * The rows of a column from row `from` on, a chunk at a time: `map` runs once per distinct text
-   * of each chunk, `put` once per row with what `map` gave for its text. At a million rows that is
-   * a few hundred thousand calls of `map` for a column of addresses and a few thousand for one of
-   * reporters, instead of a million of each.
-   */
-  mapColumn<T>(column: ColumnId, from: number, map: (text: string) => T, put: (row: number, value: T) => void): void {
-    const col = COL[column];
-    for (let p = from < this.length ? this.partOf[from]! : this.parts.length; p < this.parts.length; p++) {
-      const { seg } = this.parts[p]!;
-      const { ids, dict } = seg;
-      const done = new Uint8Array(dict.length);
-      const value = new Array<T>(dict.length);
-      for (let r = Math.max(0, from - seg.from); r < seg.count; r++) {
-        const id = ids[r * NCOL + col]!;
-        if (!done[id]) {
-          done[id] = 1;
-          value[id] = map(dict[id] ?? '');
-        }
-        put(seg.from + r, value[id]!);
-      }
-    }
+  /** The segments of the chunks appended, in row order (their rows' cells: searchIndex.ts). */
+  segments(): readonly Segment[] {
+    return this.parts.map((p) => p.seg);
   }
 
-  /** A number per row from a column's text (`key` runs once per distinct text of each chunk). */
-  numbersOf(column: ColumnId, key: (text: string) => number): Float64Array {
-    const out = new Float64Array(this.length);
-    this.mapColumn(column, 0, key, (i, v) => (out[i] = v));
-    return out;
+  /** The position among segments() of the one holding row `index`. */
+  segmentOf(index: number): number {
+    return this.has(index) ? this.partOf[index]! : this.parts.length;
   }
 
   /** The sum of `weight[i]` per text of a column over the rows listed. */

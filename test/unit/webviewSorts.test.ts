@@ -1,16 +1,17 @@
-// The linear paths of the sort ranks (media/webview/data/radix.ts, ranks.ts, store.ts mapColumn),
+// The linear paths of the sort ranks (media/webview/data/sorts.ts, ranks.ts, columnScan.ts),
 // against references written apart from them: the radix order is a stable sort by value, dense
 // ranks above the radix threshold are the comparison sort's, IPv4 keys are the regular
 // expression's, and values mapped once per chunk are the values of every row.
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
-import { T } from '../../src/shared/columns';
-import { radixOrder } from '../../media/webview/data/radix';
-import { denseRanks, ipSortKey, rankColumn } from '../../media/webview/data/ranks';
+import { COLUMNS, T } from '../../src/shared/columns';
+import { mergeSortSteps, radixOrder, radixOrderSteps } from '../../media/webview/data/sorts';
+import { denseRanks, ipSortKey, rankColumn, rankSteps } from '../../media/webview/data/ranks';
 import { RowStore } from '../../media/webview/data/store';
 import { appendTuples } from '../../media/webview/data/tuples';
 import { networkKey } from '../../media/webview/data/network';
 import { RecordsModel } from '../../media/webview/data/query';
+import { drain, mapColumn, numbersOfSteps } from '../../media/webview/data/columnScan';
 
 /** Stable ascending order by value, -0 equal to 0 (the comparator is apart from the radix's bits). */
 function referenceOrder(keys: Float64Array): number[] {
@@ -126,11 +127,11 @@ describe('webview: radix order and the linear rank paths, exactly', () => {
     for (let from = 0; from <= values.length; from++) {
       const calls: string[] = [];
       const got: [number, string][] = [];
-      store.mapColumn('source', from, (text) => (calls.push(text), text.toUpperCase()), (i, v) => got.push([i, v]));
+      mapColumn(store, 'source', from, (text) => (calls.push(text), text.toUpperCase()), (i, v) => got.push([i, v]));
       assert.deepStrictEqual(got, values.slice(from).map((v, k) => [from + k, v.toUpperCase()]), `from ${from}`);
       assert.equal(calls.length, new Set(values.slice(from, 4)).size + new Set(values.slice(Math.max(from, 4))).size, `from ${from}`);
     }
-    assert.deepStrictEqual([...store.numbersOf('source', (t) => t.charCodeAt(0))], values.map((v) => v.charCodeAt(0)));
+    assert.deepStrictEqual([...drain(numbersOfSteps(store, 'source', (t) => t.charCodeAt(0)))], values.map((v) => v.charCodeAt(0)));
   });
 
   it('the IP network field, built a chunk at a time, is each row\'s own network', () => {
@@ -145,5 +146,89 @@ describe('webview: radix order and the linear rank paths, exactly', () => {
     if (f.kind !== 'single') return;
     for (let i = 0; i < ips.length; i++) assert.equal(f.dict[f.codes[i]!], networkKey(ips[i]!), ips[i]);
     assert.equal(new Set(f.dict).size, f.dict.length);
+  });
+
+  it('mergeSortSteps sorts stably by any comparison, in steps, and an almost sorted input in about one comparison per element', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 20 }), { maxLength: 400 }), (xs) => {
+        const ids = Uint32Array.from(xs, (_, i) => i);
+        drain(mergeSortSteps(ids, (a, b) => xs[a]! < xs[b]!));
+        assert.deepStrictEqual([...ids], xs.map((_, i) => i).sort((a, b) => xs[a]! - xs[b]! || a - b));
+      }),
+      { numRuns: 300 },
+    );
+    const n = 50_000;
+    const ids = Uint32Array.from({ length: n }, (_, i) => i);
+    let comparisons = 0;
+    let steps = 0;
+    for (const _ of mergeSortSteps(ids, (a, b) => (comparisons++, a < b))) steps++;
+    assert.ok(comparisons < 2 * n, `${comparisons} comparisons`);
+    assert.deepStrictEqual([...ids], Array.from({ length: n }, (_, i) => i));
+    const shuffled = Uint32Array.from({ length: n }, (_, i) => (i * 7919) % n);
+    steps = 0;
+    for (const _ of mergeSortSteps(shuffled, (a, b) => a < b)) steps++;
+    assert.ok(steps > 50, `a shuffled sort of ${n} values yields between slices (${steps} steps)`);
+    assert.ok(shuffled.every((v, i) => v === i));
+    assert.ok([...radixOrderSteps(Float64Array.from({ length: n }, (_, i) => -i))].length >= 1);
+  });
+
+  it('thousands of distinct texts past the native-sort threshold (the merge path) come out in collator order, ties in code-unit order', () => {
+    const collator = new Intl.Collator(undefined);
+    const textOrder = (s: string, t: string): number => collator.compare(s, t) || (s < t ? -1 : s > t ? 1 : 0);
+    const words = Array.from({ length: 9_000 }, (_, i) => `${['é', 'e', 'E', 'z', 'Å', 'a', 'e\u0301', '\u00ad', '10', '9'][i % 10]}${(i * 7919) % 4500}`);
+    const store = new RowStore();
+    for (let k = 0; k < words.length; k += 1_250) appendTuples(store, words.slice(k, k + 1_250).map((w) => row({ source: w })));
+    const { rank, distinct } = rankColumn(store, 'source');
+    const sorted = [...new Set(words)].sort(textOrder);
+    assert.ok(sorted.length > 4_096);
+    assert.equal(distinct, sorted.length);
+    const at = new Map(sorted.map((w, k) => [w, k]));
+    for (let i = 0; i < words.length; i++) assert.equal(rank[i], at.get(words[i]!), words[i]);
+  });
+
+  it('ranks computed in steps, however they are interleaved with a sort, are the ranks computed at once', () => {
+    const m = new RecordsModel();
+    const n = 40_000;
+    for (let k = 0; k < n; k += 1_250) {
+      appendTuples(m, Array.from({ length: Math.min(1_250, n - k) }, (_, j) => {
+        const i = k + j;
+        return row({ source: `src-${(i * 31) % 9_000}`, ipAddress: `10.${i % 7}.${(i >> 8) & 255}.${i & 255}`, emails: i % 13, date: new Date(1.7e12 + i * 1000).toISOString(), rdns: [`h${i % 5000}.example`] });
+      }), n);
+    }
+    let steps = 0;
+    // One step a call, with sorts in between: by the column half-ranked (source, the first), and by one not started.
+    while (m.prerankNext()) {
+      steps++;
+      if (steps === 2) {
+        m.ranksOf('source');
+        m.ranksOf('ipAddress');
+      }
+    }
+    assert.ok(steps > COLUMNS.length, `${steps} steps for ${COLUMNS.length} columns`);
+    for (const column of COLUMNS) {
+      const want = rankColumn(m.store, column);
+      const got = m.ranksOf(column);
+      assert.equal(got.distinct, want.distinct, column);
+      assert.deepStrictEqual(got.rank, want.rank, column);
+    }
+    // Stepping through one column's ranks by hand gives them too.
+    const it = rankSteps(m.store, 'source');
+    let r = it.next();
+    let slices = 0;
+    for (; !r.done; r = it.next()) slices++;
+    assert.ok(slices > 1, `${slices} slices`);
+    assert.deepStrictEqual(r.value.rank, rankColumn(m.store, 'source').rank);
+  });
+
+  it('a store that changes mid-way discards the ranking in progress', () => {
+    const m = new RecordsModel();
+    const make = (k: number) => Array.from({ length: 1_250 }, (_, j) => row({ ipAddress: `10.0.${(k + j) >> 8 & 255}.${(k + j) & 255}` }));
+    for (let k = 0; k < 30_000; k += 1_250) appendTuples(m, make(k));
+    m.prerankNext();
+    m.prerankNext();
+    appendTuples(m, make(30_000));
+    while (m.prerankNext());
+    for (const column of ['source', 'ipAddress'] as const) assert.deepStrictEqual(m.ranksOf(column).rank, rankColumn(m.store, column).rank, column);
+    assert.equal(m.ranksOf('ipAddress').rank.length, 31_250);
   });
 });

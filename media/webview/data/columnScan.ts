@@ -1,0 +1,63 @@
+/**
+ * Work over every row of a column, a chunk of rows at a time, DOM-free. Each chunk's segment
+ * (searchIndex.ts) holds its distinct strings once and a string id per row and column, so what
+ * is computed from a cell's text is computed once per distinct text of a chunk, not once per
+ * row. The `…Steps` forms are generators that yield every STEP_ROWS rows or so: ranking a column
+ * of a million rows in idle time (query.ts, prerankNext) then never holds the page for long.
+ */
+import type { ColumnId } from '../../../src/shared/columns';
+import { NCOL } from './searchIndex';
+import { COL, type RowStore } from './store';
+
+/** Rows a step of work in idle time covers: a few milliseconds. */
+export const STEP_ROWS = 16_384;
+
+/** Runs steps to the end and gives their result. */
+export function drain<R>(steps: Generator<void, R, void>): R {
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/**
+ * The rows of a column from row `from` on: `map` runs once per distinct text of each chunk, `put`
+ * once per row with what `map` gave for its text. At a million rows that is a few hundred
+ * thousand calls of `map` for a column of addresses and a few thousand for one of reporters,
+ * instead of a million of each.
+ */
+export function mapColumn<T>(s: RowStore, column: ColumnId, from: number, map: (text: string) => T, put: (row: number, value: T) => void): void {
+  drain(mapColumnSteps(s, column, from, map, put));
+}
+
+export function* mapColumnSteps<T>(s: RowStore, column: ColumnId, from: number, map: (text: string) => T, put: (row: number, value: T) => void): Generator<void, void, void> {
+  const col = COL[column];
+  const segments = s.segments();
+  let done = 0;
+  for (let p = s.segmentOf(from); p < segments.length; p++) {
+    const seg = segments[p]!;
+    const { ids, dict } = seg;
+    const seen = new Uint8Array(dict.length);
+    const value = new Array<T>(dict.length);
+    for (let r = Math.max(0, from - seg.from); r < seg.count; r++) {
+      const id = ids[r * NCOL + col]!;
+      if (!seen[id]) {
+        seen[id] = 1;
+        value[id] = map(dict[id] ?? '');
+      }
+      put(seg.from + r, value[id]!);
+    }
+    done += seg.count;
+    if (done >= STEP_ROWS && p + 1 < segments.length) {
+      done = 0;
+      yield;
+    }
+  }
+}
+
+/** A number per row from a column's text (`key` runs once per distinct text of each chunk). */
+export function* numbersOfSteps(s: RowStore, column: ColumnId, key: (text: string) => number): Generator<void, Float64Array, void> {
+  const out = new Float64Array(s.length);
+  yield* mapColumnSteps(s, column, 0, key, (i, v) => (out[i] = v));
+  return out;
+}
