@@ -8,7 +8,6 @@ import * as l10n from '@vscode/l10n';
 import type { GroupExportRow, ViewState } from '../../src/shared/protocol';
 import { GROUP_FIELDS, type GroupField, type TrendSplit } from '../../src/shared/columns';
 import { computeGroups, sortGroups, type GroupStats } from './data/groups';
-import { isMultiField } from './data/fields';
 import type { RecordsModel, View } from './data/query';
 import { bucketIndex, bucketRange, computeTrend, trendUnit, type Trend } from './data/trend';
 import { el, iconButton } from './dom';
@@ -240,10 +239,5 @@ export class Analysis {
   /** What the trend unit of the panel's range is (for the bench and tests). */
   get unit(): Trend['unit'] {
     return trendUnit(this.range.startMs, this.range.endMs);
-  }
-
-  /** Whether the groups' field puts a row in several groups. */
-  get multiValued(): boolean {
-    return !!this.state.groupBy && isMultiField(this.state.groupBy);
   }
 }

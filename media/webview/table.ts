@@ -160,16 +160,6 @@ export class VirtualTable {
     if (render) this.render();
   }
 
-  /** Cells may show new values (rows reloaded): re-fill every row. */
-  invalidate(): void {
-    this.version++;
-    this.render();
-  }
-
-  get rowCount(): number {
-    return this.order.length;
-  }
-
   /** Rows a viewport holds (PageUp/PageDown distance). */
   pageSize(): number {
     return Math.max(1, Math.floor(this.viewport / ROW_HEIGHT));

@@ -94,10 +94,6 @@ export class Toolbar {
     this.searchClear.hidden = text === '';
   }
 
-  refreshClear(): void {
-    this.searchClear.hidden = this.searchInput.value === '';
-  }
-
   setToggles(facetsOpen: boolean, detailOpen: boolean): void {
     const labels = { filters: [l10n.t('Show filters'), l10n.t('Hide filters')], details: [l10n.t('Show details'), l10n.t('Hide details')] };
     for (const [b, open, what] of [[this.facetsToggle, facetsOpen, 'filters'], [this.detailToggle, detailOpen, 'details']] as const) {

@@ -43,19 +43,11 @@ function ranksFrom(code: Uint32Array, sortedIds: ArrayLike<number>): Ranks {
  * ~200 ms, so the distinct values are first put in code-unit order and then sorted with the
  * collator: a stable sort finds the runs already in order, and the collator pass costs little
  * more than one comparison per value. The result is exactly collator order, ties (case aside,
- * `e` and `e\u0301`, ignorable controls) in code-unit order. Up to MERGE_MIN values with the
- * native sort, in one step; above, with mergeSortSteps, a slice at a time.
+ * `e` and `e\u0301`, ignorable controls) in code-unit order. With mergeSortSteps, a slice of
+ * comparisons at a time.
  */
 function* rankTextSteps(d: ColumnCodes): Generator<void, Ranks, void> {
   const { uniq } = d;
-  if (uniq.length <= MERGE_MIN) {
-    const sorted = uniq.slice();
-    sorted.sort();
-    sorted.sort(collator.compare);
-    const ids = new Uint32Array(sorted.length);
-    for (let k = 0; k < sorted.length; k++) ids[k] = d.index.get(sorted[k]!)!;
-    return ranksFrom(d.code, ids);
-  }
   const ids = new Uint32Array(uniq.length);
   for (let k = 0; k < ids.length; k++) ids[k] = k;
   yield* mergeSortSteps(ids, (a, b) => uniq[a]! < uniq[b]!);
@@ -64,49 +56,16 @@ function* rankTextSteps(d: ColumnCodes): Generator<void, Ranks, void> {
   return ranksFrom(d.code, ids);
 }
 
-/** Distinct texts sorted in one step by the native sort; more, in steps. */
-const MERGE_MIN = 4_096;
-
-/**
- * Above this many keys, dense ranks come from a radix sort (sorts.ts): linear, where the
- * comparison sort and a binary search per key cost 130–350 ms at a million rows.
- */
-const RADIX_MIN = 1 << 14;
-
 /** Dense ranks of numbers, NaN after all (rank `distinct`); `extra` more ranks the caller will hand out above these. */
 export function denseRanks(keys: Float64Array, extra = 1): { rank: RankArray; distinct: number } {
   return drain(denseRanksSteps(keys, extra));
 }
 
+/**
+ * Dense ranks by a radix sort (sorts.ts): linear, where a comparison sort and a binary search per
+ * key cost 130–350 ms at a million rows.
+ */
 function* denseRanksSteps(keys: Float64Array, extra: number): Generator<void, { rank: RankArray; distinct: number }, void> {
-  if (keys.length >= RADIX_MIN) return yield* denseRanksByRadix(keys, extra);
-  const sorted = keys.slice().sort();
-  let u = 0;
-  for (let k = 0; k < sorted.length; k++) {
-    const v = sorted[k]!;
-    if (Number.isNaN(v)) break; // NaN sorts last
-    if (u === 0 || v !== sorted[u - 1]) sorted[u++] = v;
-  }
-  const rank = rankArray(keys.length, u + extra);
-  for (let i = 0; i < keys.length; i++) {
-    const v = keys[i]!;
-    if (Number.isNaN(v)) {
-      rank[i] = u;
-      continue;
-    }
-    let lo = 0;
-    let hi = u - 1;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (sorted[mid]! < v) lo = mid + 1;
-      else hi = mid;
-    }
-    rank[i] = lo;
-  }
-  return { rank, distinct: u };
-}
-
-function* denseRanksByRadix(keys: Float64Array, extra: number): Generator<void, { rank: RankArray; distinct: number }, void> {
   const n = keys.length;
   // The numbers alone (NaN ranks after them all), and where each one was.
   let m = 0;

@@ -14,7 +14,7 @@ import { COLUMNS, type ColumnId } from '../../../src/shared/columns';
 import { L, S, type Codes, type RowChunk } from '../../../src/shared/rowCodec';
 import { dkimText, valueLabel } from '../format';
 import { isoUtcMs } from './isoDate';
-import { drain, STEP_ROWS } from './columnScan';
+import { drain, mapColumnSteps } from './columnScan';
 import { NCOL, SearchIndex, type Segment } from './searchIndex';
 import type { Facts } from './fieldTypes';
 
@@ -72,7 +72,7 @@ export class RowStore implements Facts {
   readonly search = new SearchIndex();
   private parts: Part[] = [];
   /** Per column, its codes as far as built (see columnCodes). */
-  private codes = new Map<ColumnId, { generation: number; uniq: string[]; index: Map<string, number>; code: Uint32Array; parts: number }>();
+  private codes = new Map<ColumnId, { generation: number; uniq: string[]; index: Map<string, number>; code: Uint32Array; built: number }>();
   /** Row i belongs to parts[partOf[i]]. */
   private partOf = new Uint32Array(0);
   /** Every extra field name seen. */
@@ -273,41 +273,27 @@ export class RowStore implements Facts {
   *columnCodesSteps(column: ColumnId, keep = true): Generator<void, ColumnCodes, void> {
     let c = this.codes.get(column);
     if (!c || c.generation !== this.generation) {
-      c = { generation: this.generation, uniq: [], index: new Map(), code: new Uint32Array(0), parts: 0 };
+      c = { generation: this.generation, uniq: [], index: new Map(), code: new Uint32Array(0), built: 0 };
       // Kept only when asked (4 bytes a row): a sort needs them once, for its ranks.
       if (keep) this.codes.set(column, c);
     }
-    if (c.parts < this.parts.length) {
-      const col = COL[column];
+    if (c.built < this.length) {
       const { uniq, index } = c;
-      if (c.code.length < this.length) c.code = grow(c.code, Math.max(this.emails.length, this.length), this.parts[c.parts]!.from, (k) => new Uint32Array(k));
-      const code = c.code;
-      for (let done = 0; c.parts < this.parts.length; c.parts++) {
-        const { seg } = this.parts[c.parts]!;
-        const ids = seg.ids;
-        const dict = seg.dict;
-        const local = new Int32Array(dict.length).fill(-1);
-        for (let r = 0; r < seg.count; r++) {
-          const id = ids[r * NCOL + col]!;
-          let g = local[id]!;
-          if (g < 0) {
-            const text = dict[id] ?? '';
-            let known = index.get(text);
-            if (known === undefined) {
-              known = uniq.push(text) - 1;
-              index.set(text, known);
-            }
-            local[id] = g = known;
-          }
-          code[seg.from + r] = g;
+      const code = (c.code = grow(c.code, Math.max(this.emails.length, this.length), c.built, (k) => new Uint32Array(k)));
+      const built = c;
+      const known = (text: string): number => {
+        let g = index.get(text);
+        if (g === undefined) {
+          g = uniq.push(text) - 1;
+          index.set(text, g);
         }
-        done += seg.count;
-        // Left here, this part is built again on the next call (the same codes): harmless.
-        if (done >= STEP_ROWS && c.parts + 1 < this.parts.length) {
-          done = 0;
-          yield;
-        }
-      }
+        return g;
+      };
+      // Left half-way, the rows built so far stay built.
+      yield* mapColumnSteps(this, column, c.built, known, (i, g) => {
+        code[i] = g;
+        built.built = i + 1;
+      });
     }
     return { uniq: c.uniq, index: c.index, code: c.code.subarray(0, this.length) };
   }
