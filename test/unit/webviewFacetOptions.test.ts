@@ -1,6 +1,7 @@
 // Facet options from one filter pass's counts (media/webview/data/facetOptions.ts), exactly: which
 // values are listed, in which order for short and for top-value facets, and with what counts.
 import { strict as assert } from 'node:assert';
+import fc from 'fast-check';
 import { facetOptions } from '../../media/webview/data/facetOptions';
 import type { FieldIndex } from '../../media/webview/data/fieldTypes';
 
@@ -54,5 +55,32 @@ describe('webview facet options, exactly', () => {
       ],
       reporter: [{ key: 'r1', label: 'r1', count: 4, emails: 8, selected: false }],
     });
+  });
+
+  it('the order is the collator\'s among equal counts, as a comparator calling it gives, also as the dictionary grows', () => {
+    const collator = new Intl.Collator(undefined);
+    const word = fc.constantFrom('a', 'A', 'b', 'é', 'e\u0301', 'e', 'x\u00ady', 'xy', '', '(none)', 'Zulu', 'zulu', '10', '9', 'ä');
+    fc.assert(
+      fc.property(fc.uniqueArray(word, { minLength: 1 }), fc.array(fc.nat(3), { minLength: 15, maxLength: 15 }), fc.nat(14), (all, counts, cut) => {
+        // The same dictionary array, first shorter, then grown: the cached order must follow it.
+        const dict = all.slice(0, Math.max(1, Math.min(cut, all.length)));
+        for (const grown of [false, true]) {
+          if (grown) dict.push(...all.slice(dict.length));
+          const n = dict.length;
+          const total = Uint32Array.from({ length: n }, (_, c) => 1 + counts[c]!);
+          const rows = Uint32Array.from({ length: n }, (_, c) => counts[c]!);
+          const emails = Float64Array.from({ length: n }, (_, c) => counts[c]! * 2);
+          for (const id of ['source', 'spf'] as const) {
+            const got = facetOptions([id], [field(dict)], [total], [rows], [emails], {})[id].map((o) => o.key);
+            const last = (k: string): number => (k === '' || k === '(none)' ? 1 : 0);
+            const want = Array.from({ length: n }, (_, c) => c)
+              .sort((a, b) => (id === 'source' ? emails[b]! - emails[a]! || collator.compare(dict[a]!, dict[b]!) : last(dict[a]!) - last(dict[b]!) || total[b]! - total[a]! || collator.compare(dict[a]!, dict[b]!)))
+              .map((c) => dict[c]!);
+            assert.deepEqual(got, want);
+          }
+        }
+      }),
+      { numRuns: 300 },
+    );
   });
 });

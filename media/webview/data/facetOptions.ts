@@ -21,6 +21,29 @@ export interface FacetOption {
 
 const collator = new Intl.Collator(undefined);
 
+/** Per field dictionary: each value's place in collator order (values the collator holds equal share one). */
+const collatorRanks = new WeakMap<readonly string[], Uint32Array>();
+
+/**
+ * The collator order of a dictionary's values, as numbers: the options' sort compares these
+ * instead of calling the collator, which with many options of equal count (18k DKIM domains, most
+ * at 0 rows after a search) was 25 ms of each keystroke at a million rows. Computed again when
+ * values were added; code-unit order first (native), so the collator pass finds it almost sorted.
+ */
+function collatorRank(dict: readonly string[]): Uint32Array {
+  let rank = collatorRanks.get(dict);
+  if (rank && rank.length === dict.length) return rank;
+  const codes = Array.from(dict.keys()).sort((a, b) => (dict[a]! < dict[b]! ? -1 : dict[a]! > dict[b]! ? 1 : 0));
+  codes.sort((a, b) => collator.compare(dict[a]!, dict[b]!));
+  rank = new Uint32Array(dict.length);
+  for (let k = 1, r = 0; k < codes.length; k++) {
+    if (collator.compare(dict[codes[k - 1]!]!, dict[codes[k]!]!) !== 0) r++;
+    rank[codes[k]!] = r;
+  }
+  collatorRanks.set(dict, rank);
+  return rank;
+}
+
 export function facetOptions(
   ids: readonly FacetId[],
   fields: readonly FieldIndex[],
@@ -40,10 +63,11 @@ export function facetOptions(
     const codes: number[] = [];
     for (let c = 0; c < dict.length; c++) if ((total[c] ?? 0) > 0 || selected.has(dict[c]!)) codes.push(c);
     const last = (k: string): number => (k === '' || k === NO_SIGNATURES ? 1 : 0);
+    const order = collatorRank(dict);
     codes.sort((a, b) =>
       top
-        ? (sum[b] ?? 0) - (sum[a] ?? 0) || collator.compare(dict[a]!, dict[b]!)
-        : last(dict[a]!) - last(dict[b]!) || (total[b] ?? 0) - (total[a] ?? 0) || collator.compare(dict[a]!, dict[b]!),
+        ? (sum[b] ?? 0) - (sum[a] ?? 0) || order[a]! - order[b]!
+        : last(dict[a]!) - last(dict[b]!) || (total[b] ?? 0) - (total[a] ?? 0) || order[a]! - order[b]!,
     );
     const options: FacetOption[] = codes.map((c) => {
       const key = dict[c]!;
