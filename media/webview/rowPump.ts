@@ -4,7 +4,7 @@
  * they wait for the view settings (`init`, which the page carries itself), and only the chunk
  * expected next is taken (data/rowStream.ts). The first chunk paints at once; while more arrive
  * the view is recomputed at most every STREAM_UPDATE_MS; when the last is in, the other columns
- * are ranked in idle time so a first sort is instant. Timings for the benchmark are kept on `window`.
+ * are ranked (and the search prepared) in idle time so a first sort or search is instant. Timings for the benchmark are kept on `window`.
  */
 import * as l10n from '@vscode/l10n';
 import type { HostMessage } from '../../src/shared/protocol';
@@ -241,7 +241,7 @@ export class RowPump {
     const step = (deadline: IdleDeadline): void => {
       this.idleHandle = 0;
       // Steps of a few milliseconds (data/ranker.ts): a click waits for one at most.
-      if (!this.app.model.prerankNext(() => deadline.timeRemaining() > 4)) return;
+      if (!this.app.model.idleNext(() => deadline.timeRemaining() > 4)) return;
       this.idleHandle = requestIdleCallback(step, { timeout: 2000 });
     };
     this.idleHandle = requestIdleCallback(step, { timeout: 2000 });

@@ -8,25 +8,28 @@ import { NCOL, SearchIndex } from '../../media/webview/data/searchIndex';
 import { RowStore } from '../../media/webview/data/store';
 import { appendTuples } from '../../media/webview/data/tuples';
 
-const word = fc.constantFrom('', 'Mail', 'mail.example', 'MAILER', 'ai', 'é', 'É', 'pass', 'x=y', 'İ', 'ǅ', '42');
+const word = fc.constantFrom('', 'Mail', 'mail.example', 'MAILER', 'ai', 'é', 'É', 'pass', 'x=y', 'İ', 'ǅ', '42', 'A-B', '10.0.0.1', '::1', 'x:Y', 'Zulu');
 
 function row(w: string[], extras: string[]): unknown[] {
   return [w[0], w[1], w[2], w[3], w[4], w[5], w[6], [w[7], w[8]], w.length, w[9], w[10], w[11], w[12], w[13], w[14], [[w[15], w[16], w[17]]], w[18], extras];
 }
 
 describe('webview: the search index, against a scan of every cell', () => {
-  it('any rows, any range, any mask, queries typed on letter by letter or changed', () => {
+  it('any rows, any range, any mask, queries typed on letter by letter or changed, prepared ahead or not', () => {
     fc.assert(
       fc.property(
         fc.array(fc.tuple(fc.array(word, { minLength: 19, maxLength: 19 }), fc.array(word, { maxLength: 4 })), { minLength: 1, maxLength: 30 }),
         fc.integer({ min: 1, max: 9 }),
-        fc.array(fc.constantFrom('m', 'ma', 'mai', 'mail', 'mail.', 'a', 'ai', 'é', 'i', 'x=', '=y', '(empty)', 's=(none)', '4', 'zz', 'ǆ', 'i̇'), { minLength: 1, maxLength: 8 }),
+        fc.array(fc.constantFrom('m', 'ma', 'mai', 'mail', 'mail.', 'a', 'ai', 'é', 'i', 'x=', '=y', '(empty)', 's=(none)', '4', 'zz', 'ǆ', 'i̇', '.', '-', ':', '1', '0.', 'b', 'a-b', '::', 'z', 'x:y', '='), { minLength: 1, maxLength: 8 }),
         fc.nat(),
         fc.nat(),
         fc.array(fc.boolean(), { minLength: 30, maxLength: 30 }),
-        (rows, size, queries, x, y, withinBits) => {
+        fc.boolean(),
+        (rows, size, queries, x, y, withinBits, prepared) => {
           const store = new RowStore();
           for (let k = 0; k < rows.length; k += size) appendTuples(store, rows.slice(k, k + size).map(([w, e]) => row(w, e)));
+          // Prepared ahead (idle time) or on the first search.
+          if (prepared) for (const _ of store.search.prepareSteps());
           const n = store.length;
           const from = x % (n + 1);
           const to = from + (y % (n - from + 1));

@@ -197,7 +197,7 @@ describe('webview: radix order and the linear rank paths, exactly', () => {
     }
     let steps = 0;
     // One step a call, with sorts in between: by the column half-ranked (source, the first), and by one not started.
-    while (m.prerankNext()) {
+    while (m.idleNext()) {
       steps++;
       if (steps === 2) {
         m.ranksOf('source');
@@ -224,10 +224,10 @@ describe('webview: radix order and the linear rank paths, exactly', () => {
     const m = new RecordsModel();
     const make = (k: number) => Array.from({ length: 1_250 }, (_, j) => row({ ipAddress: `10.0.${(k + j) >> 8 & 255}.${(k + j) & 255}` }));
     for (let k = 0; k < 30_000; k += 1_250) appendTuples(m, make(k));
-    m.prerankNext();
-    m.prerankNext();
+    m.idleNext();
+    m.idleNext();
     appendTuples(m, make(30_000));
-    while (m.prerankNext());
+    while (m.idleNext());
     for (const column of ['source', 'ipAddress'] as const) assert.deepStrictEqual(m.ranksOf(column).rank, rankColumn(m.store, column).rank, column);
     assert.equal(m.ranksOf('ipAddress').rank.length, 31_250);
   });

@@ -3,7 +3,7 @@
  * (searchIndex.ts) holds its distinct strings once and a string id per row and column, so what
  * is computed from a cell's text is computed once per distinct text of a chunk, not once per
  * row. The `…Steps` forms are generators that yield every STEP_ROWS rows or so: ranking a column
- * of a million rows in idle time (query.ts, prerankNext) then never holds the page for long.
+ * of a million rows in idle time (query.ts, idleNext) then never holds the page for long.
  */
 import type { ColumnId } from '../../../src/shared/columns';
 import { NCOL } from './searchIndex';

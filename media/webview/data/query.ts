@@ -66,6 +66,8 @@ export class RecordsModel {
   readonly store = new RowStore();
   readonly fields = new Fields(this.store);
   private readonly ranks = new ColumnRanks(this.store);
+  /** The search's preparation in idle time (idleNext), for one store version. */
+  private prepared: { version: number; steps: Generator<void, void, void> | undefined } | undefined;
   private sorted: { key: string; version: number; order: Uint32Array } | undefined;
   private searchCache: { query: string; version: number; generation: number; length: number; mask: Uint8Array } | undefined;
   /** Rows and emails per value of each facet over the first `length` rows (all of them once extended). */
@@ -79,6 +81,7 @@ export class RecordsModel {
   clear(): void {
     this.store.clear();
     this.ranks.clear();
+    this.prepared = undefined;
     this.sorted = undefined;
     this.searchCache = undefined;
     this.allCounts = undefined;
@@ -101,8 +104,25 @@ export class RecordsModel {
     return this.ranks.get(column);
   }
 
-  /** Ranks columns not ranked yet in idle time (ranker.ts): false once every column is. */
-  prerankNext(more?: () => boolean): boolean {
+  /**
+   * Work for idle time once the rows are in, a step of a few milliseconds at a time (at least one,
+   * more while `more()` says so): the search's character bits first (at a million rows the first
+   * keystroke otherwise spent most of a second lowercasing every string), then the columns' ranks.
+   * False when nothing is left.
+   */
+  idleNext(more: () => boolean = () => false): boolean {
+    const s = this.store;
+    if (this.prepared?.version !== s.version) this.prepared = { version: s.version, steps: s.search.prepareSteps() };
+    const prep = this.prepared;
+    if (prep.steps) {
+      do {
+        if (prep.steps.next().done) {
+          prep.steps = undefined;
+          break;
+        }
+      } while (more());
+      if (prep.steps || !more()) return true;
+    }
     return this.ranks.next(more);
   }
 

@@ -189,7 +189,7 @@ export function rankColumn(s: RowStore, column: ColumnId): Ranks {
 
 /**
  * rankColumn in steps of a few milliseconds each (a generator: idle time takes one step at a
- * time, query.ts prerankNext). The store must not change until it ends.
+ * time, query.ts idleNext). The store must not change until it ends.
  */
 export function* rankSteps(s: RowStore, column: ColumnId): Generator<void, Ranks, void> {
   const text = s.column(column);

@@ -11,9 +11,47 @@ import { COLUMNS } from '../../../src/shared/columns';
 
 export const NCOL = COLUMNS.length;
 
+/** Bits of a text's characters, case aside: a–z one each (0–25), any digit, '.', '-', anything else. */
+const DIGIT = 1 << 26;
+const DOT = 1 << 27;
+const DASH = 1 << 28;
+const OTHER = 1 << 29;
+/** Set on an ASCII text with uppercase letters: its lowercase is made when it is looked in, not kept (a million dates end in "Z"). */
+const UPPER = 1 << 30;
+/** Set on a text with non-ASCII characters whose lowercase differs (kept in the segment's `lowered`). */
+const LOWERED = 2 ** 31;
+const FLAGS = UPPER | LOWERED;
+/** Characters whose bit says exactly whether a text has them. */
+const EXACT = (1 << 26) - 1 + DOT + DASH;
+
+/** The character bits of `s` (its lowercase's, for ASCII), with UPPER or LOWERED as it needs. */
+function charBits(s: string): number {
+  let b = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 97 && c <= 122) b |= 1 << (c - 97);
+    else if (c >= 48 && c <= 57) b |= DIGIT;
+    else if (c === 46) b |= DOT;
+    else if (c === 45) b |= DASH;
+    else if (c >= 65 && c <= 90) b |= UPPER | (1 << (c - 65));
+    else if (c > 127) b |= OTHER | LOWERED;
+    else b |= OTHER;
+  }
+  return b >>> 0;
+}
+
 export class Segment {
   readonly dict: string[];
-  private lower: string[] = [];
+  /**
+   * Per string, the bits of the characters its lowercase has (charBits): a query's characters
+   * must all be there before it is looked for in the text. A letter or a digit rules out most of
+   * a chunk's strings (dates, addresses, counts) without reading them. Built on the first search,
+   * or ahead of it in idle time (SearchIndex.prepareSteps).
+   */
+  private bits = new Uint32Array(0);
+  private prepared = 0;
+  /** Lowercase copies of the strings that differ from theirs (few: most are lowercase already). */
+  private readonly lowered = new Map<number, string>();
   /** Two bytes an id where the segment's strings are fewer than 65,536 (a chunk of a few thousand rows always is). */
   readonly ids: Uint16Array | Uint32Array;
   /** Row (from + r)'s extra fields are extraIds[extraStart[r] … extraStart[r + 1]). */
@@ -21,6 +59,8 @@ export class Segment {
   extraIds: number[] = [];
   private q: string | undefined;
   private m = new Uint8Array(0);
+  /** How many strings the last query matched: none, and no row of the segment needs a look. */
+  hits = 0;
 
   constructor(
     readonly from: number,
@@ -33,24 +73,64 @@ export class Segment {
     this.extraStart = new Uint32Array(count + 1);
   }
 
-  /** Per string, 1 when its lowercase contains `q`. */
+  /** Bytes of the typed arrays. */
+  bytes(): number {
+    return this.ids.byteLength + this.extraStart.byteLength + this.bits.byteLength + this.m.byteLength;
+  }
+
+  /** Character bits (and lowercase copies of non-ASCII texts that need one) for every string. */
+  prepare(): void {
+    const n = this.dict.length;
+    if (this.prepared === n) return;
+    if (this.bits.length < n) {
+      const b = new Uint32Array(n);
+      b.set(this.bits.subarray(0, this.prepared));
+      this.bits = b;
+    }
+    for (let id = this.prepared; id < n; id++) {
+      const text = this.dict[id]!;
+      let b = charBits(text);
+      if (b >= LOWERED) {
+        // Non-ASCII: the bits are those of the lowercase text, kept when it differs.
+        const l = text.toLowerCase();
+        b = charBits(l) & ~FLAGS;
+        if (l !== text) {
+          this.lowered.set(id, l);
+          b = (b | LOWERED) >>> 0;
+        }
+      }
+      this.bits[id] = b;
+    }
+    this.prepared = n;
+  }
+
+  /** Per string, 1 when its lowercase contains `q` (lowercase, not empty). */
   matches(q: string): Uint8Array {
     const n = this.dict.length;
     if (this.q === q && this.m.length === n) return this.m;
-    const lower = this.lower;
-    // A lowercase copy only where it differs: most strings (addresses, domains) are lowercase already.
-    for (let id = lower.length; id < n; id++) {
-      const text = this.dict[id]!;
-      const l = text.toLowerCase();
-      lower.push(l === text ? text : l);
-    }
+    this.prepare();
+    const bits = this.bits;
+    const dict = this.dict;
+    const lowered = this.lowered;
+    const want = charBits(q) & ~FLAGS;
+    // One character whose bit is exact: the bits answer alone.
+    const exact = q.length === 1 && (want & EXACT) === want;
     const m = new Uint8Array(n);
-    const prev = this.q !== undefined && this.m.length === n && q.includes(this.q) ? this.m : undefined;
+    let hits = 0;
     // Typing on: a longer query can only match strings the shorter one matched.
-    if (prev) for (let id = 0; id < n; id++) m[id] = prev[id] && lower[id]!.includes(q) ? 1 : 0;
-    else for (let id = 0; id < n; id++) if (lower[id]!.includes(q)) m[id] = 1;
+    const prev = this.q !== undefined && this.m.length === n && q.includes(this.q) ? this.m : undefined;
+    for (let id = 0; id < n; id++) {
+      if (prev && !prev[id]) continue;
+      const b = bits[id]!;
+      if ((b & want) !== want) continue;
+      if (exact || (b >= LOWERED ? lowered.get(id)! : b & UPPER ? dict[id]!.toLowerCase() : dict[id]!).includes(q)) {
+        m[id] = 1;
+        hits++;
+      }
+    }
     this.q = q;
     this.m = m;
+    this.hits = hits;
     return m;
   }
 }
@@ -76,8 +156,17 @@ export class SearchIndex {
   /** Bytes of the segments' typed arrays. */
   bytes(): number {
     let n = 0;
-    for (const seg of this.segments) n += seg.ids.byteLength + seg.extraStart.byteLength;
+    for (const seg of this.segments) n += seg.bytes();
     return n;
+  }
+
+  /** Character bits of every segment's strings, a few segments a step (idle time before the first search). */
+  *prepareSteps(): Generator<void, void, void> {
+    let done = 0;
+    for (const seg of this.segments) {
+      seg.prepare();
+      if (++done % 2 === 0) yield;
+    }
   }
 
   /**
@@ -113,6 +202,7 @@ export class SearchIndex {
       const b = Math.min(to, seg.from + seg.count);
       if (a >= b) continue;
       const m = seg.matches(q);
+      if (seg.hits === 0) continue;
       const { ids, extraStart: es, extraIds: ex } = seg;
       for (let i = a; i < b; i++) {
         if (within && !within[i]) continue;
