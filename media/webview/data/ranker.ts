@@ -53,14 +53,14 @@ export class ColumnRanks {
   }
 
   /**
-   * Ranks the columns not ranked yet, a step at a time: at least one step, more while `more()`
-   * says so. False once every column is ranked.
+   * Ranks the columns not ranked yet (only the cheap ones when `cheap`), a step at a time: at
+   * least one step, more while `more()` says so. False once every column asked for is ranked.
    */
-  next(more: () => boolean = () => false): boolean {
+  next(more: () => boolean = () => false, cheap = false): boolean {
     const s = this.store;
     do {
       if (!this.job || this.job.version !== s.version) {
-        const column = PRERANK_ORDER.find((c) => this.ranks.get(c)?.version !== s.version);
+        const column = PRERANK_ORDER.find((c) => this.ranks.get(c)?.version !== s.version && !(cheap && LAST.includes(c)));
         if (!column) {
           this.job = undefined;
           return false;
