@@ -9,7 +9,8 @@ import type { TrendSplit } from '../../src/shared/columns';
 import type { Trend } from './data/trend';
 import { el, iconButton } from './dom';
 import { formatCount, formatDay, formatPercent, formatShortDay } from './format';
-import { bandPlugin, Chart, readPalette, seriesColor, type Palette } from './trendChart';
+import type { Chart } from 'chart.js';
+import { bandPlugin, chartClass, readPalette, seriesColor, type Palette } from './trendChart';
 
 export interface TrendHost {
   onSplit(split: TrendSplit): void;
@@ -229,8 +230,17 @@ export class TrendPanel {
       borderWidth: 0,
       stack: 'emails',
     }));
-    if (!this.chart) {
-      this.chart = new Chart(this.canvas, {
+    this.renderLegend(datasets.map((d) => ({ label: d.label, color: d.backgroundColor })));
+    if (!this.table.hidden) this.renderTable();
+    // Chart.js comes in a bundle of its own: drawn once it has loaded.
+    let chart = this.chart;
+    if (chart) {
+      chart.data.labels = labels;
+      chart.data.datasets = datasets;
+    } else {
+      const ChartJs = chartClass(() => this.view && !this.chart && this.update(this.view));
+      if (!ChartJs) return;
+      chart = this.chart = new ChartJs(this.canvas, {
         type: 'bar',
         data: { labels, datasets },
         options: {
@@ -243,18 +253,12 @@ export class TrendPanel {
         },
         plugins: [bandPlugin(() => this.band(), () => this.palette?.selection ?? 'rgba(0,120,212,0.18)')],
       });
-    } else {
-      this.chart.data.labels = labels;
-      this.chart.data.datasets = datasets;
     }
-    const o = this.chart.options;
-    o.scales = {
+    chart.options.scales = {
       x: { stacked: true, ticks: { color: p.fg, autoSkip: true, maxRotation: 0 }, grid: { display: false }, border: { color: p.lines } },
       y: { stacked: true, beginAtZero: true, ...(share ? { max: 100 } : {}), ticks: { color: p.fg, callback: (v) => (share ? `${v}%` : formatCount(Number(v))) }, grid: { color: p.lines }, border: { display: false } },
     };
-    this.renderLegend(datasets.map((d) => ({ label: d.label, color: d.backgroundColor })));
-    this.chart.update('none');
-    if (!this.table.hidden) this.renderTable();
+    chart.update('none');
   }
 
   private renderLegend(items: { label: string; color: string }[]): void {

@@ -9,6 +9,8 @@ export function panelHtml(webview: vscode.Webview, extensionUri: vscode.Uri, loa
   const nonce = randomBytes(18).toString('base64');
   const dist = vscode.Uri.joinPath(extensionUri, 'dist');
   const script = webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.js'));
+  // Chart.js for the trend, loaded by the page when it first draws it (media/webview/trendChart.ts).
+  const chart = webview.asWebviewUri(vscode.Uri.joinPath(dist, 'chart.js'));
   const style = webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.css'));
   const codicons = webview.asWebviewUri(vscode.Uri.joinPath(dist, 'codicons', 'codicon.css'));
   const csp = [
@@ -33,7 +35,7 @@ export function panelHtml(webview: vscode.Webview, extensionUri: vscode.Uri, loa
 <link rel="stylesheet" href="${style}">
 <title>${escapeHtml(vscode.l10n.t('DMARC records'))}</title>
 </head>
-<body data-l10n="${escapeHtml(JSON.stringify(bundle ?? {}))}" data-init="${escapeHtml(JSON.stringify(init))}">
+<body data-l10n="${escapeHtml(JSON.stringify(bundle ?? {}))}" data-init="${escapeHtml(JSON.stringify(init))}" data-chart="${escapeHtml(chart.toString())}">
 <div id="root"><div class="boot" role="status" data-testid="boot-loading"><span class="codicon codicon-loading codicon-modifier-spin" aria-hidden="true"></span><span>${escapeHtml(loadingText)}</span></div></div>
 <script nonce="${nonce}" src="${script}"></script>
 </body>

@@ -163,6 +163,12 @@ describe('npm run demo, end to end in the browser', () => {
     await runCommand(page, 'View: Revert and Close Editor');
 
     // The analysis: three days chosen on the trend, then the senders grouped by DKIM domain and selector.
+    // Chart.js is a script of its own, loaded by the page under its nonce when it first drew the trend.
+    await frame.waitForFunction(() => typeof (window as unknown as { __dmarcChart?: unknown }).__dmarcChart === 'function');
+    assert.deepEqual(
+      (await frame.evaluate(() => [...document.querySelectorAll<HTMLScriptElement>('script[src]')].map((s) => [new URL(s.src).pathname.split('/').pop(), s.nonce !== '']))).sort(),
+      [['chart.js', true], ['webview.js', true]],
+    );
     const canvas = frame.locator('[data-testid="trend-canvas"]');
     await canvas.focus();
     await page.keyboard.press('Home');
