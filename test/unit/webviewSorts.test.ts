@@ -55,6 +55,23 @@ describe('webview: radix order and the linear rank paths, exactly', () => {
     assert.deepStrictEqual([...radixOrder(new Float64Array(0))], []);
   });
 
+  it('radixOrder of whole numbers (the 32-bit path when they are less than 2^32 apart, else the 64-bit one)', () => {
+    const whole = fc.oneof(fc.integer({ min: -70_000, max: 70_000 }), fc.constantFrom(0, -0, 2 ** 32 - 1, 2 ** 32, -(2 ** 31), 1.7e12, 1.7e12 + 1000, 2 ** 53 - 1));
+    fc.assert(
+      fc.property(fc.array(whole, { maxLength: 300 }), (xs) => {
+        const keys = Float64Array.from(xs);
+        assert.deepStrictEqual([...radixOrder(keys)], referenceOrder(keys));
+      }),
+      { numRuns: 400 },
+    );
+    // Dates of a year to the millisecond: more than 2^32 apart, the 64-bit path; in whole seconds,
+    // 32-bit offsets in seconds; whole seconds more than 2^32 s apart, the 64-bit path again.
+    for (const [step, jitter] of [[6_311_000, 1], [6_311_000, 0], [6_311_000_000_000, 0]]) {
+      const dates = Float64Array.from({ length: 5_000 }, (_, i) => 1.7e12 + ((i * 7919) % 5_000) * step! - (i % 3) * 1000 * (1 - jitter!) + (i % 3) * jitter!);
+      assert.deepStrictEqual([...radixOrder(dates)], referenceOrder(dates), `step ${step}, jitter ${jitter}`);
+    }
+  });
+
   it('dense ranks of tens of thousands of keys are the comparison sort\'s, NaN after all', () => {
     fc.assert(
       fc.property(fc.array(fc.oneof(double, fc.constant(Number.NaN)), { minLength: 1, maxLength: 60 }), fc.integer({ min: 16_384, max: 20_000 }), (sample, n) => {
@@ -67,6 +84,21 @@ describe('webview: radix order and the linear rank paths, exactly', () => {
         assert.ok(got.rank instanceof (want.distinct + 1 <= 65536 ? Uint16Array : Uint32Array));
       }),
       { numRuns: 12 },
+    );
+  });
+
+  it('dense ranks of whole numbers close together (marked, not sorted) are the comparison sort\'s too', () => {
+    const near = fc.oneof(fc.integer({ min: -3, max: 2 ** 20 + 3 }), fc.constantFrom(-0, Number.NaN, 2 ** 20 - 1));
+    fc.assert(
+      fc.property(fc.array(near, { maxLength: 400 }), fc.nat(3), (xs, extra) => {
+        const keys = Float64Array.from(xs);
+        const got = denseRanks(keys, extra);
+        const want = referenceRanks(keys);
+        assert.equal(got.distinct, want.distinct);
+        assert.deepStrictEqual([...got.rank], want.rank);
+        assert.ok(got.rank instanceof (want.distinct + extra <= 65536 ? Uint16Array : Uint32Array));
+      }),
+      { numRuns: 400 },
     );
   });
 
@@ -196,11 +228,11 @@ describe('webview: radix order and the linear rank paths, exactly', () => {
       }), n);
     }
     let steps = 0;
-    // One step a call, with sorts in between: by the column half-ranked (source, the first), and by one not started.
+    // One step a call, with sorts in between: by the column half-ranked (emails, the first), and by one not started.
     while (m.idleNext()) {
       steps++;
       if (steps === 2) {
-        m.ranksOf('source');
+        m.ranksOf('emails');
         m.ranksOf('ipAddress');
       }
     }

@@ -17,7 +17,9 @@ import type { RowStore } from './store';
  * return paths, rDNS names: up to 2 s each at a million rows, in steps) last.
  */
 const LAST: readonly ColumnId[] = ['ipAddress', 'dkimDomains', 'returnPath', 'rdns'];
-const PRERANK_ORDER: readonly ColumnId[] = [...COLUMNS.filter((c) => !LAST.includes(c)), ...LAST];
+/** Volume and time first: the sorts people reach for when a report opens. */
+const FIRST: readonly ColumnId[] = ['emails', 'date'];
+const PRERANK_ORDER: readonly ColumnId[] = [...FIRST, ...COLUMNS.filter((c) => !LAST.includes(c) && !FIRST.includes(c)), ...LAST];
 
 export class ColumnRanks {
   private readonly ranks = new Map<ColumnId, Ranks>();

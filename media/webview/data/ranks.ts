@@ -67,6 +67,9 @@ export function denseRanks(keys: Float64Array, extra = 1): { rank: RankArray; di
  */
 function* denseRanksSteps(keys: Float64Array, extra: number): Generator<void, { rank: RankArray; distinct: number }, void> {
   const n = keys.length;
+  const small = smallWholeRanks(keys, extra);
+  if (small) return small;
+  yield;
   // The numbers alone (NaN ranks after them all), and where each one was.
   let m = 0;
   for (let i = 0; i < n; i++) if (!Number.isNaN(keys[i]!)) m++;
@@ -89,6 +92,33 @@ function* denseRanksSteps(keys: Float64Array, extra: number): Generator<void, { 
     const j = order[k]!;
     if (k === 0 || values[j] !== values[order[k - 1]!]) r++;
     rank[at[j]!] = r;
+  }
+  return { rank, distinct: u };
+}
+
+/** Whole numbers (or NaN) spanning less than this: ranked by marking which values occur, no sort. */
+const SMALL_SPAN = 1 << 20;
+
+/** Dense ranks of whole numbers within SMALL_SPAN of each other (email counts), in three linear passes; undefined for other keys. */
+function smallWholeRanks(keys: Float64Array, extra: number): { rank: RankArray; distinct: number } | undefined {
+  const n = keys.length;
+  let min = Infinity;
+  let max = -Infinity;
+  for (let i = 0; i < n; i++) {
+    const v = keys[i]!;
+    if (Number.isNaN(v)) continue;
+    if (!Number.isInteger(v) || v - min >= SMALL_SPAN || max - v >= SMALL_SPAN) return undefined;
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
+  const rankOf = new Int32Array(max >= min ? max - min + 1 : 0);
+  for (let i = 0; i < n; i++) if (!Number.isNaN(keys[i]!)) rankOf[keys[i]! - min] = 1;
+  let u = 0;
+  for (let d = 0; d < rankOf.length; d++) rankOf[d] = rankOf[d] ? u++ : -1;
+  const rank = rankArray(n, u + extra);
+  for (let i = 0; i < n; i++) {
+    const v = keys[i]!;
+    rank[i] = Number.isNaN(v) ? u : rankOf[v - min]!;
   }
   return { rank, distinct: u };
 }
