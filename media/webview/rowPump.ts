@@ -4,7 +4,7 @@
  * they wait for the view settings (`init`, which the page carries itself), and only the chunk
  * expected next is taken (data/rowStream.ts). The first chunk paints at once; while more arrive
  * the view is recomputed at most every STREAM_UPDATE_MS; when the last is in, the other columns
- * are ranked (and the search prepared) in idle time so a first sort or search is instant. Timings for the benchmark are kept on `window`.
+ * are ranked in idle time (and the search prepared, already while rows arrive) so a first sort or search is instant. Timings for the benchmark are kept on `window`.
  */
 import * as l10n from '@vscode/l10n';
 import type { HostMessage } from '../../src/shared/protocol';
@@ -232,18 +232,26 @@ export class RowPump {
     }
     if (app.complete) {
       perf.loadedAt = Date.now();
-      this.prerankWhenIdle();
-    }
+      this.whenIdle(true);
+    } else if (!this.idleHandle) this.whenIdle(false);
   }
 
-  private prerankWhenIdle(): void {
+  /**
+   * Work for idle time, in steps of a few milliseconds (a click waits for one at most): while rows
+   * arrive, the search's character bits of the chunks in (only when the page is truly idle, with
+   * no deadline: the rows' transport shares its thread); once every row is in, the ranks as well
+   * (data/query.ts idleNext).
+   */
+  private whenIdle(complete: boolean): void {
     if (this.idleHandle) cancelIdleCallback(this.idleHandle);
+    const options = complete ? { timeout: 2000 } : undefined;
     const step = (deadline: IdleDeadline): void => {
       this.idleHandle = 0;
-      // Steps of a few milliseconds (data/ranker.ts): a click waits for one at most.
-      if (!this.app.model.idleNext(() => deadline.timeRemaining() > 4)) return;
-      this.idleHandle = requestIdleCallback(step, { timeout: 2000 });
+      const more = (): boolean => deadline.timeRemaining() > 4;
+      const model = this.app.model;
+      if (!(complete ? model.idleNext(more) : model.prepareSearch(more))) return;
+      this.idleHandle = requestIdleCallback(step, options);
     };
-    this.idleHandle = requestIdleCallback(step, { timeout: 2000 });
+    this.idleHandle = requestIdleCallback(step, options);
   }
 }

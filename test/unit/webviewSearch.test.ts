@@ -7,6 +7,7 @@ import { COLUMNS } from '../../src/shared/columns';
 import { NCOL, SearchIndex } from '../../media/webview/data/searchIndex';
 import { RowStore } from '../../media/webview/data/store';
 import { appendTuples } from '../../media/webview/data/tuples';
+import { RecordsModel } from '../../media/webview/data/query';
 
 const word = fc.constantFrom('', 'Mail', 'mail.example', 'MAILER', 'ai', 'é', 'É', 'pass', 'x=y', 'İ', 'ǅ', '42', 'A-B', '10.0.0.1', '::1', 'x:Y', 'Zulu');
 
@@ -29,7 +30,7 @@ describe('webview: the search index, against a scan of every cell', () => {
           const store = new RowStore();
           for (let k = 0; k < rows.length; k += size) appendTuples(store, rows.slice(k, k + size).map(([w, e]) => row(w, e)));
           // Prepared ahead (idle time) or on the first search.
-          if (prepared) for (const _ of store.search.prepareSteps());
+          if (prepared) while (store.search.prepareNext());
           const n = store.length;
           const from = x % (n + 1);
           const to = from + (y % (n - from + 1));
@@ -87,5 +88,23 @@ describe('webview: the search index, against a scan of every cell', () => {
     mask.fill(0);
     index.search('a', 0, 4, mask);
     assert.deepStrictEqual([...mask], [0, 0, 0, 0]);
+  });
+
+  it('the character bits are prepared two segments a step, also between appends, and the search then finds the same rows', () => {
+    const m = new RecordsModel();
+    const words = ['Mail.Example', 'x-y', '2026-11-16T17:20:00Z', 'Ünïcode', 'plain'];
+    const chunk = (k: number) => Array.from({ length: 5 }, (_, j) => row(Array.from({ length: 19 }, (_, c) => words[(k + j + c) % words.length]!), []));
+    for (let k = 0; k < 3; k++) appendTuples(m, chunk(k));
+    let steps = 0;
+    while (m.prepareSearch()) steps++;
+    assert.equal(steps, 2, 'three segments: two steps');
+    for (let k = 3; k < 6; k++) appendTuples(m, chunk(k));
+    assert.equal(m.prepareSearch(() => true), false, 'the three new segments in one go');
+    assert.equal(m.prepareSearch(), false);
+    const fresh = new RecordsModel();
+    for (let k = 0; k < 6; k++) appendTuples(fresh, chunk(k));
+    for (const q of ['mail', 'x-', 'z', 't17', 'ü', '-', '.', 'plain', 'nothing']) {
+      assert.deepStrictEqual([...m.compute({ search: q, facets: {} }).order], [...fresh.compute({ search: q, facets: {} }).order], q);
+    }
   });
 });

@@ -66,8 +66,6 @@ export class RecordsModel {
   readonly store = new RowStore();
   readonly fields = new Fields(this.store);
   private readonly ranks = new ColumnRanks(this.store);
-  /** The search's preparation in idle time (idleNext), for one store version. */
-  private prepared: { version: number; steps: Generator<void, void, void> | undefined } | undefined;
   private sorted: { key: string; version: number; order: Uint32Array } | undefined;
   private searchCache: { query: string; version: number; generation: number; length: number; mask: Uint8Array } | undefined;
   /** Rows and emails per value of each facet over the first `length` rows (all of them once extended). */
@@ -81,7 +79,6 @@ export class RecordsModel {
   clear(): void {
     this.store.clear();
     this.ranks.clear();
-    this.prepared = undefined;
     this.sorted = undefined;
     this.searchCache = undefined;
     this.allCounts = undefined;
@@ -111,20 +108,16 @@ export class RecordsModel {
    * string), then the ranks of the columns with many distinct texts. False when nothing is left.
    */
   idleNext(more: () => boolean = () => false): boolean {
-    const s = this.store;
     if (this.ranks.next(more, true)) return true;
-    if (this.prepared?.version !== s.version) this.prepared = { version: s.version, steps: s.search.prepareSteps() };
-    const prep = this.prepared;
-    if (prep.steps) {
-      do {
-        if (prep.steps.next().done) {
-          prep.steps = undefined;
-          break;
-        }
-      } while (more());
-      if (prep.steps || !more()) return true;
-    }
+    if (this.prepareSearch(more)) return true;
     return this.ranks.next(more);
+  }
+
+  /** The search's character bits, a step at a time while `more()` says so (also while rows arrive). False once all are there. */
+  prepareSearch(more: () => boolean = () => false): boolean {
+    do if (!this.store.search.prepareNext()) return false;
+    while (more());
+    return true;
   }
 
   /** Every row index in sort order (unfiltered). */

@@ -46,7 +46,7 @@ export class Segment {
    * Per string, the bits of the characters its lowercase has (charBits): a query's characters
    * must all be there before it is looked for in the text. A letter or a digit rules out most of
    * a chunk's strings (dates, addresses, counts) without reading them. Built on the first search,
-   * or ahead of it in idle time (SearchIndex.prepareSteps).
+   * or ahead of it in idle time (SearchIndex.prepareNext).
    */
   private bits = new Uint32Array(0);
   private prepared = 0;
@@ -148,9 +148,12 @@ export interface SegmentWriter {
 
 export class SearchIndex {
   private segments: Segment[] = [];
+  /** Segments before this one have their character bits. */
+  private preparedUpTo = 0;
 
   clear(): void {
     this.segments = [];
+    this.preparedUpTo = 0;
   }
 
   /** Bytes of the segments' typed arrays. */
@@ -160,13 +163,15 @@ export class SearchIndex {
     return n;
   }
 
-  /** Character bits of every segment's strings, a few segments a step (idle time before the first search). */
-  *prepareSteps(): Generator<void, void, void> {
-    let done = 0;
-    for (const seg of this.segments) {
-      seg.prepare();
-      if (++done % 2 === 0) yield;
-    }
+  /**
+   * Character bits for the next two segments not prepared yet (idle time, also while rows still
+   * arrive: segments are only ever appended). False once every segment is prepared.
+   */
+  prepareNext(): boolean {
+    const segs = this.segments;
+    if (this.preparedUpTo >= segs.length) return false;
+    for (const end = Math.min(segs.length, this.preparedUpTo + 2); this.preparedUpTo < end; this.preparedUpTo++) segs[this.preparedUpTo]!.prepare();
+    return true;
   }
 
   /**
