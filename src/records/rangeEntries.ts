@@ -4,6 +4,7 @@
  */
 import type { DmarcRecord, FetchResult, RecordWarning, RejectedSummary } from '../api/types';
 import type { RangeData } from './recordStore';
+import { radixOrderSteps } from '../shared/sorts';
 
 /** What is held for one organization: entries, and the shared arrays peekRecords gave out. */
 export interface HeldRanges {
@@ -25,27 +26,42 @@ export interface Entry {
 
 let nextSeq = 0;
 
-/** Rows sorted in one go; longer lists are sorted in runs of this many and merged, yielding in between. */
+/** Rows sorted in one go; longer lists are sorted a slice at a time, yielding in between. */
 const SORT_RUN = 32_768;
 const byDate = (a: DmarcRecord, b: DmarcRecord): number => a.dateMs - b.dateMs;
 const tick = (): Promise<void> => new Promise((r) => setImmediate(r));
+/** Rows a loop over the records goes through before it yields (~5 ms). */
+const SLICE = 1 << 18;
 
 /**
  * The records by date (ties in their order), as one stable sort would give them, without holding
- * the event loop: sorting a million rows at once blocked the extension host for ~500 ms. Integer
- * dates (all that the API and the report reader give) are sorted by their digits (a stable radix
- * sort of row positions on typed arrays, 14 bits a pass: about 30 ms for a million rows where
- * comparing the records took a second); anything else in runs of comparisons, merged.
+ * the event loop: sorting a million rows at once blocked the extension host for ~500 ms. The dates
+ * go through the radix sort the webview ranks its columns with (src/shared/sorts.ts: any double,
+ * 32-bit passes for whole seconds or close whole numbers), yielding between its passes.
  */
 export async function sortByDate(records: readonly DmarcRecord[]): Promise<DmarcRecord[]> {
-  if (records.length <= SORT_RUN) return [...records].sort(byDate);
-  return (await radixByDate(records)) ?? (await mergeByDate(records));
+  const n = records.length;
+  if (n <= SORT_RUN) return [...records].sort(byDate);
+  const keys = new Float64Array(n);
+  await sliced(n, (a, b) => {
+    for (let i = a; i < b; i++) keys[i] = records[i]!.dateMs;
+  });
+  const steps = radixOrderSteps(keys);
+  let order: Uint32Array;
+  for (;;) {
+    await tick();
+    const step = steps.next();
+    if (step.done) {
+      order = step.value;
+      break;
+    }
+  }
+  const out = new Array<DmarcRecord>(n);
+  await sliced(n, (a, b) => {
+    for (let k = a; k < b; k++) out[k] = records[order[k]!]!;
+  });
+  return out;
 }
-
-const RADIX_BITS = 14;
-const RADIX = 1 << RADIX_BITS;
-/** Rows a loop of the radix sort goes through before it yields (~5 ms). */
-const SLICE = 1 << 18;
 
 /** fn(from, to) over [0, n) in slices, yielding the event loop before each. */
 async function sliced(n: number, fn: (from: number, to: number) => void): Promise<void> {
@@ -53,89 +69,6 @@ async function sliced(n: number, fn: (from: number, to: number) => void): Promis
     await tick();
     fn(a, Math.min(n, a + SLICE));
   }
-}
-
-/** Undefined when a date is not an integer or the dates span more than 2^42 ms (139 years). */
-async function radixByDate(records: readonly DmarcRecord[]): Promise<DmarcRecord[] | undefined> {
-  const n = records.length;
-  let min = Infinity;
-  let max = -Infinity;
-  for (let i = 0; i < n; i++) {
-    const t = records[i]!.dateMs;
-    if (!Number.isInteger(t)) return undefined;
-    if (t < min) min = t;
-    if (t > max) max = t;
-  }
-  const span = max - min;
-  if (!(span < 2 ** 42)) return undefined;
-  const rel = new Float64Array(n);
-  let order = new Uint32Array(n);
-  await sliced(n, (a, b) => {
-    for (let i = a; i < b; i++) {
-      rel[i] = records[i]!.dateMs - min;
-      order[i] = i;
-    }
-  });
-  let next = new Uint32Array(n);
-  const counts = new Uint32Array(RADIX);
-  // Least significant digit first: each pass is stable, so ties keep their positions.
-  for (let scale = 1; scale <= span; scale *= RADIX) {
-    counts.fill(0);
-    await sliced(n, (a, b) => {
-      for (let i = a; i < b; i++) counts[Math.floor(rel[i]! / scale) % RADIX]!++;
-    });
-    let sum = 0;
-    for (let d = 0; d < RADIX; d++) {
-      const c = counts[d]!;
-      counts[d] = sum;
-      sum += c;
-    }
-    const from = order;
-    const to = next;
-    await sliced(n, (a, b) => {
-      for (let k = a; k < b; k++) {
-        const i = from[k]!;
-        to[counts[Math.floor(rel[i]! / scale) % RADIX]!++] = i;
-      }
-    });
-    [order, next] = [next, order];
-  }
-  const out = new Array<DmarcRecord>(n);
-  const sortedOrder = order;
-  await sliced(n, (a, b) => {
-    for (let k = a; k < b; k++) out[k] = records[sortedOrder[k]!]!;
-  });
-  return out;
-}
-
-/** Runs of SORT_RUN rows sorted by comparing, then merged pairwise, yielding in between. */
-async function mergeByDate(records: readonly DmarcRecord[]): Promise<DmarcRecord[]> {
-  let runs: DmarcRecord[][] = [];
-  for (let i = 0; i < records.length; i += SORT_RUN) {
-    runs.push(records.slice(i, i + SORT_RUN).sort(byDate));
-    await tick();
-  }
-  while (runs.length > 1) {
-    const next: DmarcRecord[][] = [];
-    for (let k = 0; k < runs.length; k += 2) next.push(k + 1 < runs.length ? await merge(runs[k]!, runs[k + 1]!) : runs[k]!);
-    runs = next;
-  }
-  return runs[0]!;
-}
-
-/** Merges two sorted runs, `a`'s rows first on ties (stable), yielding every 64k rows. */
-async function merge(a: DmarcRecord[], b: DmarcRecord[]): Promise<DmarcRecord[]> {
-  const out = new Array<DmarcRecord>(a.length + b.length);
-  let i = 0;
-  let j = 0;
-  let o = 0;
-  while (i < a.length && j < b.length) {
-    out[o++] = b[j]!.dateMs < a[i]!.dateMs ? b[j++]! : a[i++]!;
-    if ((o & 0xffff) === 0) await tick();
-  }
-  while (i < a.length) out[o++] = a[i++]!;
-  while (j < b.length) out[o++] = b[j++]!;
-  return out;
 }
 
 export async function makeEntry(start: number, end: number, result: FetchResult, fetchedAt: number): Promise<Entry> {

@@ -1,5 +1,6 @@
-// sortByDate (src/records/rangeEntries.ts): integer dates by a radix sort of positions, any other
-// dates by merged runs of comparisons; either way exactly the order of one stable sort.
+// sortByDate (src/records/rangeEntries.ts): dates by the shared radix sort (src/shared/sorts.ts:
+// 32-bit passes for whole seconds or close whole numbers, the doubles' 64 bits otherwise); either
+// way exactly the order of one stable sort.
 import { strict as assert } from 'node:assert';
 import type { DmarcRecord } from '../../src/api/types';
 import { sortByDate } from '../../src/records/rangeEntries';
@@ -28,13 +29,13 @@ describe('record store: sortByDate over every kind of date', () => {
     await sameAsStableSort(rows(N, (i) => i * 1000));
     await sameAsStableSort(rows(N, (i) => (N - i) * 1000));
   });
-  it('spans over 2^42 ms and fractional dates go by comparisons, to the same order', async () => {
+  it('spans over 2^42 ms and fractional dates (the 64-bit passes) give the same order', async () => {
     await sameAsStableSort(rows(N, (i) => (i % 3 === 0 ? 2 ** 43 : rnd(1000) * 1000)));
     await sameAsStableSort(rows(N, () => rnd(100_000) / 7));
   });
-  it('every digit matters: dates differing only in one 14-bit digit, each position of it', async () => {
+  it('every digit matters: dates differing only in one bit range, each position of it', async () => {
     for (const shift of [0, 14, 28, 40]) await sameAsStableSort(rows(N, () => rnd(3) * 2 ** shift + (shift ? rnd(2) : 0)));
-    // A span of exactly one digit's worth (2^14, 2^28): its top digit still takes a pass.
+    // Spans of exactly 2^14 and 2^28: their top bit still orders the rows.
     for (const shift of [14, 28]) await sameAsStableSort(rows(N, () => rnd(2) * 2 ** shift));
   });
 });

@@ -107,7 +107,7 @@ describe('record store: rows while they arrive', () => {
 });
 
 describe('record store: sorting a large range by date', () => {
-  it('sorts by date, ties in their order, exactly as one stable sort, in runs merged without holding the event loop', async () => {
+  it('sorts by date, ties in their order, exactly as one stable sort, a slice at a time without holding the event loop', async () => {
     let seed = 7;
     const rnd = (n: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
     const rows = Array.from({ length: 200_003 }, (_, i) => ({ dateMs: rnd(5000) * 1000, i }) as unknown as DmarcRecord);

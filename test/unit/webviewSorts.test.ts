@@ -1,11 +1,11 @@
-// The linear paths of the sort ranks (media/webview/data/sorts.ts, ranks.ts, columnScan.ts),
+// The linear paths of the sort ranks (src/shared/sorts.ts, media/webview/data/ranks.ts, columnScan.ts),
 // against references written apart from them: the radix order is a stable sort by value, dense
 // ranks are the comparison sort's, IPv4 keys are the regular
 // expression's, and values mapped once per chunk are the values of every row.
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import { COLUMNS, T } from '../../src/shared/columns';
-import { mergeSortSteps, radixOrder, radixOrderSteps } from '../../media/webview/data/sorts';
+import { mergeSortSteps, radixOrder, radixOrderSteps } from '../../src/shared/sorts';
 import { denseRanks, ipSortKey, rankColumn, rankSteps } from '../../media/webview/data/ranks';
 import { RowStore } from '../../media/webview/data/store';
 import { appendTuples } from '../../media/webview/data/tuples';

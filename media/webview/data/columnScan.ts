@@ -6,19 +6,15 @@
  * of a million rows in idle time (query.ts, idleNext) then never holds the page for long.
  */
 import type { ColumnId } from '../../../src/shared/columns';
+import { drain } from '../../../src/shared/sorts';
 import { NCOL } from './searchIndex';
 import { COL, type RowStore } from './store';
+
+export { drain };
 
 /** Rows a step of work in idle time covers: a few milliseconds. */
 export const STEP_ROWS = 16_384;
 
-/** Runs steps to the end and gives their result. */
-export function drain<R>(steps: Generator<void, R, void>): R {
-  for (;;) {
-    const r = steps.next();
-    if (r.done) return r.value;
-  }
-}
 
 /**
  * The rows of a column from row `from` on: `map` runs once per distinct text of each chunk, `put`

@@ -4,7 +4,7 @@
  */
 import type { ColumnId } from '../../../src/shared/columns';
 import { drain, numbersOfSteps } from './columnScan';
-import { mergeSortSteps, radixOrderSteps } from './sorts';
+import { mergeSortSteps, radixOrderSteps } from '../../../src/shared/sorts';
 import type { ColumnCodes, RowStore } from './store';
 
 export interface SortSpec {

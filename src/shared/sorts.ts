@@ -1,6 +1,8 @@
 /**
- * Sorts for the ranks (ranks.ts), DOM-free, in steps that idle time can take one at a time
- * (generators yielding between slices of work; drain() runs one to its end):
+ * Sorts that never hold a thread for long, DOM-free and without `vscode`: the webview's sort ranks
+ * (media/webview/data/ranks.ts) and the extension host's rows by date (src/records/rangeEntries.ts)
+ * both use them. They are generators yielding between slices of work (idle time, or the host's
+ * event loop, takes one at a time; drain() runs one to its end):
  * - numbers without comparing them: a least-significant-digit radix sort over the 64 bits of
  *   each double, 16 bits a pass. A million dates or email counts are put in order in four linear
  *   passes (fewer: a pass where every key has the same digit is skipped), where a comparison sort
@@ -9,7 +11,13 @@
  *   comparisons, and does not merge two runs already in order (one comparison), so sorting an
  *   almost sorted array costs little more than one comparison per element.
  */
-import { drain } from './columnScan';
+/** Runs steps to the end and gives their result. */
+export function drain<R>(steps: Generator<void, R, void>): R {
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
 
 /** Comparisons between two yields of mergeSortSteps: a few milliseconds of string comparisons. */
 const STEP_COMPARISONS = 8_192;
@@ -26,10 +34,13 @@ export function radixOrder(keys: Float64Array): Uint32Array {
   return drain(radixOrderSteps(keys));
 }
 
+/** Keys a loop goes through between two yields of radixOrderSteps (~1–3 ms). */
+const SLICE = 1 << 17;
+
 /**
- * radixOrder, yielding between its passes. Whole numbers less than 2^32 apart (email counts), or
- * whole seconds in milliseconds less than 2^32 s apart (dates), are sorted as 32-bit offsets from
- * the least: two passes, not four.
+ * radixOrder, yielding every SLICE keys of each of its loops. Whole numbers less than 2^32 apart
+ * (email counts), or whole seconds in milliseconds less than 2^32 s apart (dates), are sorted as
+ * 32-bit offsets from the least: two passes, not four.
  */
 export function* radixOrderSteps(keys: Float64Array): Generator<void, Uint32Array, void> {
   const n = keys.length;
@@ -38,19 +49,26 @@ export function* radixOrderSteps(keys: Float64Array): Generator<void, Uint32Arra
   let whole = true;
   // Dates in milliseconds that are whole seconds: a year of them fits 32 bits in seconds.
   let seconds = true;
-  for (let k = 0; k < n && whole; k++) {
-    const v = keys[k]!;
-    if (!Number.isInteger(v)) whole = false;
-    else {
+  for (let a = 0; a < n && whole; a += SLICE) {
+    for (let k = a, end = Math.min(n, a + SLICE); k < end; k++) {
+      const v = keys[k]!;
+      if (!Number.isInteger(v)) {
+        whole = false;
+        break;
+      }
       if (v < min) min = v;
       if (v > max) max = v;
       if (v % 1000 !== 0) seconds = false;
     }
+    yield;
   }
   const unit = seconds && max - min >= 2 ** 32 ? 1000 : 1;
   if (whole && !((max - min) / unit >= 2 ** 32)) {
     const w = new Uint32Array(n);
-    for (let k = 0; k < n; k++) w[k] = (keys[k]! - min) / unit;
+    for (let a = 0; a < n; a += SLICE) {
+      for (let k = a, end = Math.min(n, a + SLICE); k < end; k++) w[k] = (keys[k]! - min) / unit;
+      yield;
+    }
     return yield* radixPasses(w, 1, [0]);
   }
   const copy = new Float64Array(n);
@@ -58,15 +76,17 @@ export function* radixOrderSteps(keys: Float64Array): Generator<void, Uint32Arra
   const w = new Uint32Array(copy.buffer);
   // Each double as an unsigned 64-bit integer in the same order: negatives have every bit
   // flipped, the others only the sign bit.
-  for (let k = 0; k < n; k++) {
-    if (copy[k] === 0) copy[k] = 0;
-    const h = w[2 * k + HIGH]!;
-    if (h & 0x80000000) {
-      w[2 * k + HIGH] = ~h;
-      w[2 * k + LOW] = ~w[2 * k + LOW]!;
-    } else w[2 * k + HIGH] = h | 0x80000000;
+  for (let a = 0; a < n; a += SLICE) {
+    for (let k = a, end = Math.min(n, a + SLICE); k < end; k++) {
+      if (copy[k] === 0) copy[k] = 0;
+      const h = w[2 * k + HIGH]!;
+      if (h & 0x80000000) {
+        w[2 * k + HIGH] = ~h;
+        w[2 * k + LOW] = ~w[2 * k + LOW]!;
+      } else w[2 * k + HIGH] = h | 0x80000000;
+    }
+    yield;
   }
-  yield;
   return yield* radixPasses(w, 2, [LOW, HIGH]);
 }
 
@@ -81,25 +101,28 @@ function* radixPasses(w: Uint32Array, stride: number, words: readonly number[]):
     const word = words[pass >> 1]!;
     const shift = (pass & 1) * 16;
     count.fill(0);
-    for (let k = 0; k < n; k++) count[(w[stride * k + word]! >>> shift) & 0xffff]!++;
-    if (n === 0 || count[(w[word]! >>> shift) & 0xffff] === n) {
+    for (let a = 0; a < n; a += SLICE) {
+      for (let k = a, end = Math.min(n, a + SLICE); k < end; k++) count[(w[stride * k + word]! >>> shift) & 0xffff]!++;
       yield;
-      continue;
     }
+    // Every key with the same digit: the pass would change nothing.
+    if (n === 0 || count[(w[word]! >>> shift) & 0xffff] === n) continue;
     let sum = 0;
     for (let d = 0; d < 65536; d++) {
       const c = count[d]!;
       count[d] = sum;
       sum += c;
     }
-    for (let k = 0; k < n; k++) {
-      const i = order[k]!;
-      next[count[(w[stride * i + word]! >>> shift) & 0xffff]!++] = i;
+    for (let a = 0; a < n; a += SLICE) {
+      for (let k = a, end = Math.min(n, a + SLICE); k < end; k++) {
+        const i = order[k]!;
+        next[count[(w[stride * i + word]! >>> shift) & 0xffff]!++] = i;
+      }
+      yield;
     }
     const t = order;
     order = next;
     next = t;
-    yield;
   }
   return order;
 }
