@@ -57,6 +57,12 @@ export class Segment {
   /** Row (from + r)'s extra fields are extraIds[extraStart[r] … extraStart[r + 1]). */
   readonly extraStart: Uint32Array;
   extraIds: number[] = [];
+  /**
+   * Per column, the distinct ids its rows hold (and those of the extra fields, last): a query
+   * none of a column's strings match needs no look at that column's ids row by row (an address,
+   * a date or a count rules out most columns of most segments). Built with the character bits.
+   */
+  private colIds: (Uint16Array | Uint32Array)[] | undefined;
   private q: string | undefined;
   private m = new Uint8Array(0);
   /** How many strings the last query matched: none, and no row of the segment needs a look. */
@@ -75,7 +81,53 @@ export class Segment {
 
   /** Bytes of the typed arrays. */
   bytes(): number {
-    return this.ids.byteLength + this.extraStart.byteLength + this.bits.byteLength + this.m.byteLength;
+    let n = this.ids.byteLength + this.extraStart.byteLength + this.bits.byteLength + this.m.byteLength;
+    for (const c of this.colIds ?? []) n += c.byteLength;
+    return n;
+  }
+
+  /** Per column (then the extra fields), its distinct ids in this segment. The rows are all written before a segment is first prepared or searched. */
+  private columnIds(): (Uint16Array | Uint32Array)[] {
+    if (this.colIds) return this.colIds;
+    const n = this.dict.length;
+    const seen = new Int32Array(n).fill(-1);
+    const ids = this.ids;
+    const count = this.count;
+    const out: (Uint16Array | Uint32Array)[] = [];
+    const list: number[] = [];
+    const take = (id: number, stamp: number): void => {
+      if (seen[id] !== stamp) {
+        seen[id] = stamp;
+        list.push(id);
+      }
+    };
+    for (let c = 0; c <= NCOL; c++) {
+      list.length = 0;
+      if (c < NCOL) for (let r = 0; r < count; r++) take(ids[r * NCOL + c]!, c);
+      else for (const x of this.extraIds) take(x, c);
+      out.push(n <= 65536 ? Uint16Array.from(list) : Uint32Array.from(list));
+    }
+    return (this.colIds = out);
+  }
+
+  /**
+   * The columns (NCOL for the extra fields) with a string the last query matched, and whether
+   * one of them matched with every string (each row of the segment then matches).
+   */
+  hitColumns(m: Uint8Array): { cols: number[]; every: boolean } {
+    const all = this.columnIds();
+    const cols: number[] = [];
+    let every = false;
+    for (let c = 0; c <= NCOL; c++) {
+      const ids = all[c]!;
+      let some = 0;
+      for (let k = 0; k < ids.length; k++) some += m[ids[k]!]!;
+      if (some === 0) continue;
+      cols.push(c);
+      // A cell every row has (not the extra fields, which a row may lack) that always matches.
+      if (c < NCOL && some === ids.length) every = true;
+    }
+    return { cols, every };
   }
 
   /** Character bits (and lowercase copies of non-ASCII texts that need one) for every string. */
@@ -102,6 +154,7 @@ export class Segment {
       this.bits[id] = b;
     }
     this.prepared = n;
+    this.columnIds();
   }
 
   /** Per string, 1 when its lowercase contains `q` (lowercase, not empty). */
@@ -117,23 +170,37 @@ export class Segment {
     const exact = q.length === 1 && (want & EXACT) === want;
     const m = new Uint8Array(n);
     let hits = 0;
-    // Typing on: a longer query can only match strings the shorter one matched.
-    const prev = this.q !== undefined && this.m.length === n && q.includes(this.q) ? this.m : undefined;
-    for (let id = 0; id < n; id++) {
+    // Typing on: a longer query can only match strings the shorter one matched. Only those are
+    // looked at when they were listed (at a million rows ~200 of a segment's 8,000 strings);
+    // after one letter, which matches most strings, every string is, skipping the others.
+    const narrowing = this.q !== undefined && this.m.length === n && q.includes(this.q);
+    const listed = narrowing ? this.found : undefined;
+    const prev = narrowing && !listed ? this.m : undefined;
+    if (found.length < n) found = new Uint32Array(Math.max(n, found.length * 2));
+    const count = listed ? listed.length : n;
+    for (let k = 0; k < count; k++) {
+      const id = listed ? listed[k]! : k;
       if (prev && !prev[id]) continue;
       const b = bits[id]!;
       if ((b & want) !== want) continue;
       if (exact || (b >= LOWERED ? lowered.get(id)! : b & UPPER ? dict[id]!.toLowerCase() : dict[id]!).includes(q)) {
         m[id] = 1;
-        hits++;
+        found[hits++] = id;
       }
     }
     this.q = q;
     this.m = m;
     this.hits = hits;
+    this.found = exact ? undefined : found.slice(0, hits);
     return m;
   }
+
+  /** The ids the last query matched, in order (not kept for a one-letter query: most strings). */
+  private found: Uint32Array | undefined;
 }
+
+/** Scratch space for the ids a query matches in a segment. */
+let found = new Uint32Array(1024);
 
 /** Writes one chunk's rows into its segment. */
 export interface SegmentWriter {
@@ -208,14 +275,21 @@ export class SearchIndex {
       if (a >= b) continue;
       const m = seg.matches(q);
       if (seg.hits === 0) continue;
+      const { cols, every } = seg.hitColumns(m);
+      if (every) {
+        for (let i = a; i < b; i++) if (!within || within[i]) mask[i] = 1;
+        continue;
+      }
+      const extras = cols[cols.length - 1] === NCOL;
+      const nc = extras ? cols.length - 1 : cols.length;
       const { ids, extraStart: es, extraIds: ex } = seg;
       for (let i = a; i < b; i++) {
         if (within && !within[i]) continue;
         const r = i - seg.from;
         let hit = 0;
         const base = r * NCOL;
-        for (let c = 0; c < NCOL && !hit; c++) hit = m[ids[base + c]!]!;
-        for (let k = es[r]!, end = es[r + 1]!; k < end && !hit; k++) hit = m[ex[k]!]!;
+        for (let j = 0; j < nc && !hit; j++) hit = m[ids[base + cols[j]!]!]!;
+        if (extras) for (let k = es[r]!, end = es[r + 1]!; k < end && !hit; k++) hit = m[ex[k]!]!;
         if (hit) mask[i] = 1;
       }
     }
