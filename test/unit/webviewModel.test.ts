@@ -375,6 +375,26 @@ describe('webview model: summary', () => {
     assert.deepEqual(f.byCategory, [{ value: 'authorized', emails: 40 }]);
   });
 
+  it("a view of every row reuses the summary of every row until rows are added, and it is that of a fresh model", () => {
+    const rows = generateRows(300, 5);
+    const m = modelOf(rows.slice(0, 200));
+    const all = m.compute({ search: '', facets: {} }).summary;
+    // A search every row matches is a view of every row: the same summary, not counted again.
+    const every = m.compute({ search: '.', facets: {}, sort: { column: 'emails', descending: true } });
+    assert.equal(every.order.length, 200);
+    assert.equal(every.summary, all);
+    assert.deepEqual(all, modelOf(rows.slice(0, 200)).compute({ search: '', facets: {} }).summary);
+    // Fewer rows: counted.
+    const some = m.compute({ search: '', facets: { category: ['authorized'] } }).summary;
+    assert.ok(some.rows < 200);
+    // Rows added: counted again, as a fresh model counts them.
+    appendTuples(m, rows.slice(200));
+    const after = m.compute({ search: '', facets: {} }).summary;
+    assert.notEqual(after, all);
+    assert.equal(after.rows, 300);
+    assert.deepEqual(after, modelOf(rows).compute({ search: '', facets: {} }).summary);
+  });
+
   it('has no pass rate without emails', () => {
     const s = modelOf([]).compute({ search: '', facets: {} }).summary;
     assert.equal(s.rows, 0);

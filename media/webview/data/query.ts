@@ -70,6 +70,8 @@ export class RecordsModel {
   private searchCache: { query: string; version: number; generation: number; length: number; mask: Uint8Array } | undefined;
   /** Rows and emails per value of each facet over the first `length` rows (all of them once extended). */
   private allCounts: { generation: number; length: number; rows: Uint32Array[]; emails: Float64Array[] } | undefined;
+  /** The summary of every row (a view of them all, e.g. after clearing a search, reuses it). */
+  private allSummary: { version: number; summary: Summary } | undefined;
   readonly timings: Timings = { sortMs: 0, filterMs: 0 };
 
   get length(): number {
@@ -82,6 +84,7 @@ export class RecordsModel {
     this.sorted = undefined;
     this.searchCache = undefined;
     this.allCounts = undefined;
+    this.allSummary = undefined;
   }
 
   /** Bytes held in typed arrays by the rows and the caches built from them (outside the JS heap). */
@@ -385,7 +388,10 @@ export class RecordsModel {
       }
     }
     // The same rows in row order: the summary then reads the row arrays in order, not at random.
-    const summary = summarize(s, counted.subarray(0, visibleCount));
+    let summary: Summary;
+    if (visibleCount < n) summary = summarize(s, counted.subarray(0, visibleCount));
+    else if (this.allSummary?.version === s.version) summary = this.allSummary.summary;
+    else this.allSummary = { version: s.version, summary: (summary = summarize(s, counted)) };
     const facets = facetOptions(FACETS, fields, every.rows, rows, emails, query.facets);
     this.timings.filterMs = performance.now() - t0;
     return { order: out, posOf, trendRows, facets, summary };
