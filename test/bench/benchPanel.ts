@@ -173,6 +173,7 @@ async function main(): Promise<void> {
       // Filter: one keystroke at a time (the search runs in the input handler), until the next
       // frame is painted; then check the summary really changed.
       let previous = -1;
+      const keyDetail: string[] = [];
       for (const text of ['m', 'mi', 'mic', 'micr', '']) {
         const { ms, compute, shown } = await frame.evaluate(async (value) => {
           const input = document.querySelector<HTMLInputElement>('[data-testid="search"]')!;
@@ -188,7 +189,9 @@ async function main(): Promise<void> {
         if (shown === previous && text !== '') throw new Error(`the search "${text}" did not change the rows (${shown})`);
         previous = shown;
         results.filter.push(ms);
+        keyDetail.push(`"${text}" ${Math.round(ms)} (handler ${Math.round(compute)}, ${shown} rows)`);
       }
+      if (process.env.BENCH_PHASES) console.log(`  keystrokes: ${keyDetail.join(', ')}`);
       if (wvInteract) console.log((await wvInteract()).replace('while loading', 'while sorting, grouping and filtering'));
       // DOM size at several scroll positions.
       for (const at of [0, 0.25, 0.5, 0.75, 1]) {
