@@ -5,6 +5,7 @@
  */
 import type { RowChunk } from '../../../src/shared/rowCodec';
 import { FACETS, type ColumnId, type FacetId } from '../../../src/shared/columns';
+import { extendCounts, type FacetCounts } from './facetCounts';
 import { facetOptions, type FacetOption } from './facetOptions';
 import type { FieldIndex } from './fieldTypes';
 import { Fields, type FieldId } from './fields';
@@ -69,9 +70,12 @@ export class RecordsModel {
   private sorted: { key: string; version: number; order: Uint32Array } | undefined;
   private searchCache: { query: string; version: number; generation: number; length: number; mask: Uint8Array } | undefined;
   /** Rows and emails per value of each facet over the first `length` rows (all of them once extended). */
-  private allCounts: { generation: number; length: number; rows: Uint32Array[]; emails: Float64Array[] } | undefined;
-  /** The summary of every row (a view of them all, e.g. after clearing a search, reuses it). */
-  private allSummary: { version: number; summary: Summary } | undefined;
+  private allCounts: FacetCounts | undefined;
+  /**
+   * The view of every row in one sort order, with nothing filtered: clearing a search (or typing
+   * a letter every row has) at a million rows reuses it instead of putting them all in order again.
+   */
+  private everyView: { version: number; order: Uint32Array; view: View } | undefined;
   readonly timings: Timings = { sortMs: 0, filterMs: 0 };
 
   get length(): number {
@@ -84,7 +88,7 @@ export class RecordsModel {
     this.sorted = undefined;
     this.searchCache = undefined;
     this.allCounts = undefined;
-    this.allSummary = undefined;
+    this.everyView = undefined;
   }
 
   /** Bytes held in typed arrays by the rows and the caches built from them (outside the JS heap). */
@@ -168,59 +172,15 @@ export class RecordsModel {
     return mask;
   }
 
-  /**
-   * Rows and emails per value of each facet over every row. Rows are only ever appended (until a
-   * clear), so the counts are extended with the new rows instead of counted again: at a million
-   * rows, counting them all again took most of each recompute while rows streamed in.
-   */
-  private everyRow(fields: FieldIndex[]): { rows: Uint32Array[]; emails: Float64Array[] } {
+  /** Rows and emails per value of each facet over every row, extended with the rows added since (facetCounts.ts). */
+  private everyRow(fields: FieldIndex[]): FacetCounts {
     const s = this.store;
-    const n = s.length;
     let c = this.allCounts;
-    if (!c || c.generation !== s.generation || c.length > n || c.rows.length !== fields.length) {
+    if (!c || c.generation !== s.generation || c.length > s.length || c.rows.length !== fields.length) {
       c = { generation: s.generation, length: 0, rows: fields.map(() => new Uint32Array(0)), emails: fields.map(() => new Float64Array(0)) };
     }
-    if (c.length < n) {
-      const em = s.emails;
-      const from = c.length;
-      for (let f = 0; f < fields.length; f++) {
-        const field = fields[f]!;
-        let r = c.rows[f]!;
-        let e = c.emails[f]!;
-        if (r.length < field.dict.length) {
-          // New values since: the arrays grow to the field's dictionary.
-          const r2 = new Uint32Array(field.dict.length);
-          r2.set(r);
-          const e2 = new Float64Array(field.dict.length);
-          e2.set(e);
-          r = r2;
-          e = e2;
-        }
-        const codes = field.codes;
-        if (field.kind === 'single') {
-          for (let i = from; i < n; i++) {
-            const k = codes[i]!;
-            r[k]!++;
-            e[k]! += em[i]!;
-          }
-        } else {
-          const start = field.start;
-          for (let i = from; i < n; i++) {
-            const x = em[i]!;
-            for (let j = start[i]!, end = start[i + 1]!; j < end; j++) {
-              const k = codes[j]!;
-              r[k]!++;
-              e[k]! += x;
-            }
-          }
-        }
-        c.rows[f] = r;
-        c.emails[f] = e;
-      }
-      c.length = n;
-    }
-    this.allCounts = c;
-    return c;
+    extendCounts(c, fields, s.emails, s.length);
+    return (this.allCounts = c);
   }
 
   /** Rows (1) that have every group filter's value; undefined without group filters. */
@@ -268,6 +228,10 @@ export class RecordsModel {
     const t0 = performance.now();
     const mask = this.searchMask(query.search);
     const gmask = this.groupMask(query.groups);
+    const nothingElse = !gmask && !query.days && !FACETS.some((id) => query.facets[id]?.length);
+    const ev = this.everyView;
+    const every = ev && ev.version === s.version && ev.order === order && nothingElse ? ev.view : undefined;
+    if (every && !mask) return this.timed(t0, every);
     const fields = FACETS.map((f) => this.fields.get(f));
     const active: ActiveFacet[] = [];
     FACETS.forEach((id, f) => {
@@ -327,12 +291,13 @@ export class RecordsModel {
       }
     }
 
+    if (every && visibleCount === n) return this.timed(t0, every);
     // Counted one field at a time: tight loops over typed arrays. Without any filter the counts
     // are those of every row, kept and extended as rows come (clearing the search is then instant).
-    const every = this.everyRow(fields);
+    const all = this.everyRow(fields);
     const unfiltered = visibleCount === n;
-    const rows: Uint32Array[] = unfiltered ? every.rows.slice() : [];
-    const emails: Float64Array[] = unfiltered ? every.emails.slice() : [];
+    const rows: Uint32Array[] = unfiltered ? all.rows.slice() : [];
+    const emails: Float64Array[] = unfiltered ? all.emails.slice() : [];
     const em = s.emails;
     for (let f = unfiltered ? fields.length : 0; f < fields.length; f++) {
       const field = fields[f]!;
@@ -388,12 +353,15 @@ export class RecordsModel {
       }
     }
     // The same rows in row order: the summary then reads the row arrays in order, not at random.
-    let summary: Summary;
-    if (visibleCount < n) summary = summarize(s, counted.subarray(0, visibleCount));
-    else if (this.allSummary?.version === s.version) summary = this.allSummary.summary;
-    else this.allSummary = { version: s.version, summary: (summary = summarize(s, counted)) };
-    const facets = facetOptions(FACETS, fields, every.rows, rows, emails, query.facets);
+    const summary = summarize(s, counted.subarray(0, visibleCount));
+    const facets = facetOptions(FACETS, fields, all.rows, rows, emails, query.facets);
+    const view = { order: out, posOf, trendRows, facets, summary };
+    if (nothingElse && visibleCount === n) this.everyView = { version: s.version, order, view };
+    return this.timed(t0, view);
+  }
+
+  private timed(t0: number, view: View): View {
     this.timings.filterMs = performance.now() - t0;
-    return { order: out, posOf, trendRows, facets, summary };
+    return view;
   }
 }
