@@ -187,6 +187,32 @@ describe('webview model: search and facets', () => {
     }
   });
 
+  it('keeps a search while rows are appended, and narrows it from the rows found so far', () => {
+    const m = modelOf(rows.slice(0, 700));
+    for (const q of ['mail', 'mail-1', 'google']) assert.deepEqual([...m.compute({ search: q, facets: {} }).order], reference(rows.slice(0, 700), { search: q, facets: {} }).visible, q);
+    appendTuples(m, rows.slice(700, 1100));
+    appendTuples(m, rows.slice(1100));
+    for (const q of ['google', 'google.', 'mail-1', 'mail-12']) assert.deepEqual([...m.compute({ search: q, facets: {} }).order], reference(rows, { search: q, facets: {} }).visible, q);
+  });
+
+  it('a search that finds few rows puts them in the same order as the full sort, in both directions, with facets and days', () => {
+    const m = modelOf(rows);
+    const columns: ColumnId[] = ['emails', 'date', 'source', 'ipAddress', 'rdns', 'dkimDomains', 'dmarcResult'];
+    for (const search of ['mail-12', 'mail-1', 'äöü', 'report-xyz', 'zzz-nothing']) {
+      for (const column of columns) {
+        for (const descending of [false, true]) {
+          for (const extra of [{}, { facets: { dkim: ['pass'] } }, { days: { startMs: Date.UTC(2025, 2, 1), endMs: Date.UTC(2025, 8, 1) } }]) {
+            const q: Query = { search, facets: {}, sort: { column, descending }, ...extra };
+            const want = new Set(reference(rows, q).visible);
+            const v = m.compute(q);
+            assert.deepEqual([...v.order], [...m.sortedOrder(q.sort)].filter((i) => want.has(i)), JSON.stringify(q));
+            v.order.forEach((i, p) => assert.equal(v.posOf[i], p));
+          }
+        }
+      }
+    }
+  });
+
   it('combines values of one facet with OR and facets with AND; a DKIM value matches any signature', () => {
     const m = modelOf(rows);
     const queries: Query[] = [

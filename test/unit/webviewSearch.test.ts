@@ -55,6 +55,32 @@ describe('webview: the search index, against a scan of every cell', () => {
     );
   });
 
+  it('searching given rows finds what searching every row finds among them, in order', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.array(word, { minLength: 19, maxLength: 19 }), fc.array(word, { maxLength: 4 })), { minLength: 1, maxLength: 40 }),
+        fc.integer({ min: 1, max: 9 }),
+        fc.array(fc.constantFrom('m', 'ma', 'mai', 'mail', 'a', 'ai', 'é', 'x=', '4', 'zz', '.', '-', ':', 'x:y'), { minLength: 1, maxLength: 6 }),
+        fc.array(fc.boolean(), { minLength: 40, maxLength: 40 }),
+        (rows, size, queries, pick) => {
+          const store = new RowStore();
+          for (let k = 0; k < rows.length; k += size) appendTuples(store, rows.slice(k, k + size).map(([w, e]) => row(w, e)));
+          const n = store.length;
+          const given = Uint32Array.from([...Array(n).keys()].filter((i) => pick[i]));
+          for (const q of queries) {
+            const all = new Uint8Array(n);
+            store.search.search(q, 0, n, all);
+            const mask = new Uint8Array(n);
+            const found = store.search.searchRows(q, given, mask);
+            assert.deepStrictEqual([...found], [...given].filter((i) => all[i]), JSON.stringify(q));
+            assert.deepStrictEqual([...mask], [...all].map((x, i) => (x && pick[i] ? 1 : 0)));
+          }
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
   it('sets only what matches: rows already marked stay marked, rows outside the range are not touched', () => {
     const store = new RowStore();
     appendTuples(store, ['alpha', 'beta', 'gamma', 'alpha'].map((s) => row(Array(19).fill(s), [])));

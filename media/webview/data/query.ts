@@ -10,6 +10,7 @@ import { facetOptions, type FacetOption } from './facetOptions';
 import type { FieldIndex } from './fieldTypes';
 import { Fields, type FieldId } from './fields';
 import { ColumnRanks } from './ranker';
+import { radixOrder } from '../../../src/shared/sorts';
 import { sortByRank, type Ranks, type SortSpec } from './ranks';
 import { RowStore } from './store';
 import { summarize, type Summary } from './summary';
@@ -68,7 +69,7 @@ export class RecordsModel {
   readonly fields = new Fields(this.store);
   private readonly ranks = new ColumnRanks(this.store);
   private sorted: { key: string; version: number; order: Uint32Array } | undefined;
-  private searchCache: { query: string; version: number; generation: number; length: number; mask: Uint8Array } | undefined;
+  private searchCache: { query: string; version: number; generation: number; length: number; mask: Uint8Array; rows: Uint32Array } | undefined;
   /** Rows and emails per value of each facet over the first `length` rows (all of them once extended). */
   private allCounts: FacetCounts | undefined;
   /**
@@ -93,7 +94,7 @@ export class RecordsModel {
 
   /** Bytes held in typed arrays by the rows and the caches built from them (outside the JS heap). */
   bytes(): number {
-    let n = this.store.bytes() + this.fields.bytes() + (this.sorted?.order.byteLength ?? 0) + (this.searchCache?.mask.byteLength ?? 0);
+    let n = this.store.bytes() + this.fields.bytes() + (this.sorted?.order.byteLength ?? 0) + (this.searchCache ? this.searchCache.mask.byteLength + this.searchCache.rows.byteLength : 0);
     n += this.ranks.bytes();
     for (const c of [...(this.allCounts?.rows ?? []), ...(this.allCounts?.emails ?? [])]) n += c.byteLength;
     return n;
@@ -146,30 +147,33 @@ export class RecordsModel {
     return order;
   }
 
-  /** 1 for each row with a cell containing the query (lowercased, trimmed); undefined when there is no query. */
-  private searchMask(query: string): Uint8Array | undefined {
+  /**
+   * 1 for each row with a cell containing the query (lowercased, trimmed), and those rows in
+   * order; undefined when there is no query.
+   */
+  private searchMask(query: string): { mask: Uint8Array; rows: Uint32Array } | undefined {
     const q = query.trim().toLowerCase();
     if (q === '') return undefined;
     const s = this.store;
+    const n = s.length;
     const prev = this.searchCache;
-    let mask: Uint8Array;
-    if (prev && prev.query === q && prev.version === s.version) return prev.mask;
-    if (prev && prev.query === q && prev.generation === s.generation && prev.length <= s.length) {
+    if (prev && prev.query === q && prev.version === s.version) return prev;
+    const mask = new Uint8Array(n);
+    let rows: Uint32Array;
+    if (prev && prev.query === q && prev.generation === s.generation && prev.length <= n) {
       // Rows were appended: only the new ones need a look.
-      mask = new Uint8Array(s.length);
       mask.set(prev.mask.subarray(0, prev.length));
-      s.search.search(q, prev.length, s.length, mask);
+      s.search.search(q, prev.length, n, mask);
+      rows = concat(prev.rows, rowsOf(mask, prev.length, n));
     } else if (prev && prev.version === s.version && q.includes(prev.query)) {
-      // A longer query can only match rows the shorter one matched.
-      mask = new Uint8Array(s.length);
-      const pm = prev.mask;
-      s.search.search(q, 0, s.length, mask, pm);
+      // A longer query can only match rows the shorter one matched: only those are looked at.
+      rows = s.search.searchRows(q, prev.rows, mask);
     } else {
-      mask = new Uint8Array(s.length);
-      s.search.search(q, 0, s.length, mask);
+      s.search.search(q, 0, n, mask);
+      rows = rowsOf(mask, 0, n);
     }
-    this.searchCache = { query: q, version: s.version, generation: s.generation, length: s.length, mask };
-    return mask;
+    this.searchCache = { query: q, version: s.version, generation: s.generation, length: n, mask, rows };
+    return this.searchCache;
   }
 
   /** Rows and emails per value of each facet over every row, extended with the rows added since (facetCounts.ts). */
@@ -226,7 +230,8 @@ export class RecordsModel {
     const n = s.length;
     const order = this.sortedOrder(query.sort);
     const t0 = performance.now();
-    const mask = this.searchMask(query.search);
+    const found = this.searchMask(query.search);
+    const mask = found?.mask;
     const gmask = this.groupMask(query.groups);
     const nothingElse = !gmask && !query.days && !FACETS.some((id) => query.facets[id]?.length);
     const ev = this.everyView;
@@ -262,8 +267,11 @@ export class RecordsModel {
     let trendCount = 0;
     let nearCount = 0;
 
-    for (let i = 0; i < n; i++) {
-      if (mask !== undefined && mask[i] === 0) continue;
+    // With a search, only the rows it found (in row order) are looked at.
+    const candidates = found?.rows;
+    const nc = candidates ? candidates.length : n;
+    for (let k = 0; k < nc; k++) {
+      const i = candidates ? candidates[k]! : k;
       if (gmask !== undefined && gmask[i] === 0) continue;
       let fails = 0;
       let failed = -1;
@@ -342,8 +350,10 @@ export class RecordsModel {
     const posOf = new Int32Array(n).fill(-1);
     let p = 0;
     let q = 0;
-    for (let k = 0; k < n; k++) {
-      const i = order[k]!;
+    // A search that found few rows: those are put in order, not every row's flag read in order.
+    const few = candidates && nc < n >> 3 ? this.inOrder(candidates, flags, trendCount, query.sort) : undefined;
+    for (let k = 0, end = few ? few.length : n; k < end; k++) {
+      const i = few ? few[k]! : order[k]!;
       const f = flags[i]!;
       if (f === 0) continue;
       trendRows[q++] = i;
@@ -360,8 +370,38 @@ export class RecordsModel {
     return this.timed(t0, view);
   }
 
+  /** The rows of `rows` (ascending) with a flag, in the sort's order (ties in row order, as sortedOrder puts them). */
+  private inOrder(rows: Uint32Array, flags: Uint8Array, count: number, sort: SortSpec | undefined): Uint32Array {
+    const picked = new Uint32Array(count);
+    for (let k = 0, c = 0; k < rows.length; k++) if (flags[rows[k]!]) picked[c++] = rows[k]!;
+    if (!sort) return picked;
+    const { rank, distinct } = this.ranksOf(sort.column);
+    const keys = new Float64Array(count);
+    for (let k = 0; k < count; k++) keys[k] = sort.descending ? distinct - 1 - rank[picked[k]!]! : rank[picked[k]!]!;
+    const at = radixOrder(keys);
+    const out = new Uint32Array(count);
+    for (let k = 0; k < count; k++) out[k] = picked[at[k]!]!;
+    return out;
+  }
+
   private timed(t0: number, view: View): View {
     this.timings.filterMs = performance.now() - t0;
     return view;
   }
+}
+
+/** The rows in [from, to) whose mask is 1. */
+function rowsOf(mask: Uint8Array, from: number, to: number): Uint32Array {
+  let c = 0;
+  for (let i = from; i < to; i++) c += mask[i]!;
+  const out = new Uint32Array(c);
+  for (let i = from, k = 0; i < to; i++) if (mask[i]) out[k++] = i;
+  return out;
+}
+
+function concat(a: Uint32Array, b: Uint32Array): Uint32Array {
+  const out = new Uint32Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
 }

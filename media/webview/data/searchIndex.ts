@@ -265,6 +265,44 @@ export class SearchIndex {
   }
 
   /**
+   * Sets mask[i] = 1 for the rows of `rows` (ascending) that have a cell or an extra field
+   * containing `q` (lowercased, non-empty), and gives those rows: typing on, only the rows the
+   * shorter query found are looked at.
+   */
+  searchRows(q: string, rows: Uint32Array, mask: Uint8Array): Uint32Array {
+    const out = new Uint32Array(rows.length);
+    let o = 0;
+    let k = 0;
+    const segs = this.segments;
+    for (let p = 0; p < segs.length && k < rows.length; p++) {
+      const seg = segs[p]!;
+      const end = seg.from + seg.count;
+      if (rows[k]! >= end) continue;
+      const first = k;
+      while (k < rows.length && rows[k]! < end) k++;
+      const m = seg.matches(q);
+      if (seg.hits === 0) continue;
+      const { cols, every } = seg.hitColumns(m);
+      const extras = cols[cols.length - 1] === NCOL;
+      const nc = extras ? cols.length - 1 : cols.length;
+      const { ids, extraStart: es, extraIds: ex } = seg;
+      for (let j = first; j < k; j++) {
+        const i = rows[j]!;
+        const r = i - seg.from;
+        let hit = every ? 1 : 0;
+        const base = r * NCOL;
+        for (let c = 0; c < nc && !hit; c++) hit = m[ids[base + cols[c]!]!]!;
+        if (extras) for (let x = es[r]!, e = es[r + 1]!; x < e && !hit; x++) hit = m[ex[x]!]!;
+        if (hit) {
+          mask[i] = 1;
+          out[o++] = i;
+        }
+      }
+    }
+    return out.slice(0, o);
+  }
+
+  /**
    * Sets mask[i] = 1 for the rows in [from, to) (only those with within[i], when given) that have
    * a cell or an extra field containing `q` (lowercased, non-empty).
    */
