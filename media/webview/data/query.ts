@@ -10,8 +10,8 @@ import { facetOptions, type FacetOption } from './facetOptions';
 import type { FieldIndex } from './fieldTypes';
 import { Fields, type FieldId } from './fields';
 import { ColumnRanks } from './ranker';
-import { radixOrder } from '../../../src/shared/sorts';
 import { sortByRank, type Ranks, type SortSpec } from './ranks';
+import { concat, orderByRank, rowsOf } from './rowSets';
 import { RowStore } from './store';
 import { summarize, type Summary } from './summary';
 
@@ -77,6 +77,7 @@ export class RecordsModel {
    * a letter every row has) at a million rows reuses it instead of putting them all in order again.
    */
   private everyView: { version: number; order: Uint32Array; view: View } | undefined;
+  private flagsBuf = new Uint8Array(0);
   readonly timings: Timings = { sortMs: 0, filterMs: 0 };
 
   get length(): number {
@@ -252,7 +253,13 @@ export class RecordsModel {
     });
     // Per row: IN_TREND when it passes every facet, VISIBLE when it is also in the day range (one
     // array, so putting rows in sort order below reads one byte per row at random, not two).
-    const flags = new Uint8Array(n);
+    // With a search, only the rows it found (in row order) are looked at.
+    const candidates = found?.rows;
+    const nc = candidates ? candidates.length : n;
+    // Reused from one compute to the next (cleared): a new million-byte array a keystroke is work
+    // for the garbage collector.
+    if (this.flagsBuf.length < n) this.flagsBuf = new Uint8Array(Math.ceil(n * 1.25));
+    const flags = this.flagsBuf.subarray(0, n).fill(0);
     const days = query.days;
     const dlo = days ? days.startMs : 0;
     const dhi = days ? days.endMs : 0;
@@ -260,16 +267,13 @@ export class RecordsModel {
     const nActive = active.length;
     // Rows counted in every facet, and rows failing exactly one facet (counted in that one only,
     // so a facet's options show what choosing them would add).
-    const counted = new Uint32Array(n);
-    const near = new Uint32Array(nActive ? n : 0);
-    const nearFacet = new Uint8Array(nActive ? n : 0);
+    const counted = new Uint32Array(nc);
+    const near = new Uint32Array(nActive ? nc : 0);
+    const nearFacet = new Uint8Array(nActive ? nc : 0);
     let visibleCount = 0;
     let trendCount = 0;
     let nearCount = 0;
 
-    // With a search, only the rows it found (in row order) are looked at.
-    const candidates = found?.rows;
-    const nc = candidates ? candidates.length : n;
     for (let k = 0; k < nc; k++) {
       const i = candidates ? candidates[k]! : k;
       if (gmask !== undefined && gmask[i] === 0) continue;
@@ -376,32 +380,11 @@ export class RecordsModel {
     for (let k = 0, c = 0; k < rows.length; k++) if (flags[rows[k]!]) picked[c++] = rows[k]!;
     if (!sort) return picked;
     const { rank, distinct } = this.ranksOf(sort.column);
-    const keys = new Float64Array(count);
-    for (let k = 0; k < count; k++) keys[k] = sort.descending ? distinct - 1 - rank[picked[k]!]! : rank[picked[k]!]!;
-    const at = radixOrder(keys);
-    const out = new Uint32Array(count);
-    for (let k = 0; k < count; k++) out[k] = picked[at[k]!]!;
-    return out;
+    return orderByRank(picked, rank, distinct, sort.descending);
   }
 
   private timed(t0: number, view: View): View {
     this.timings.filterMs = performance.now() - t0;
     return view;
   }
-}
-
-/** The rows in [from, to) whose mask is 1. */
-function rowsOf(mask: Uint8Array, from: number, to: number): Uint32Array {
-  let c = 0;
-  for (let i = from; i < to; i++) c += mask[i]!;
-  const out = new Uint32Array(c);
-  for (let i = from, k = 0; i < to; i++) if (mask[i]) out[k++] = i;
-  return out;
-}
-
-function concat(a: Uint32Array, b: Uint32Array): Uint32Array {
-  const out = new Uint32Array(a.length + b.length);
-  out.set(a);
-  out.set(b, a.length);
-  return out;
 }

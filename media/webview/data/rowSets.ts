@@ -1,0 +1,32 @@
+/** Sets of rows as ascending lists of row indices, DOM-free (a search's rows: query.ts). */
+import { radixOrder } from '../../../src/shared/sorts';
+import type { RankArray } from './ranks';
+
+/** The rows in [from, to) whose mask is 1. */
+export function rowsOf(mask: Uint8Array, from: number, to: number): Uint32Array {
+  let c = 0;
+  for (let i = from; i < to; i++) c += mask[i]!;
+  const out = new Uint32Array(c);
+  for (let i = from, k = 0; i < to; i++) if (mask[i]) out[k++] = i;
+  return out;
+}
+
+export function concat(a: Uint32Array, b: Uint32Array): Uint32Array {
+  const out = new Uint32Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
+}
+
+/**
+ * `rows` ordered by their rank, ties in the order given: what sortByRank (ranks.ts) gives for
+ * every row, kept to these (a radix sort of their keys, not a pass over every row).
+ */
+export function orderByRank(rows: Uint32Array, rank: RankArray, distinct: number, descending: boolean): Uint32Array {
+  const keys = new Float64Array(rows.length);
+  for (let k = 0; k < rows.length; k++) keys[k] = descending ? distinct - 1 - rank[rows[k]!]! : rank[rows[k]!]!;
+  const at = radixOrder(keys);
+  const out = new Uint32Array(rows.length);
+  for (let k = 0; k < rows.length; k++) out[k] = rows[at[k]!]!;
+  return out;
+}
