@@ -14,7 +14,7 @@ import type { DmarcRecord, FetchResult, RejectedSummary } from './types';
 import { ApiError, formatBytes, snippet } from './errors';
 import { RecordsArrayScanner, type RecordsArrayScan } from './jsonScan';
 import { RecordsStreamParser } from './jsonStream';
-import { EnvelopeSchema, WarningCollector, takeRow } from './schema';
+import { EnvelopeSchema, StringPool, WarningCollector, takeRow } from './schema';
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -130,11 +130,12 @@ export async function normaliseRows(rows: unknown[], options: ParseOptions = {})
   const records: DmarcRecord[] = [];
   const warnings = new WarningCollector();
   const rejected: RejectedSummary = { count: 0, samples: [] };
+  const pool = new StringPool();
   for (let start = 0; start < rows.length; start += chunk) {
     if (start > 0) await tick();
     if (options.signal?.aborted) throw cancelled();
     const end = Math.min(rows.length, start + chunk);
-    for (let i = start; i < end; i++) takeRow(rows[i], i, records, warnings, rejected);
+    for (let i = start; i < end; i++) takeRow(rows[i], i, records, warnings, rejected, pool);
   }
   return { records, warnings: warnings.result(), rejected };
 }
@@ -235,6 +236,7 @@ export class RecordsBodyStream {
   private readonly records: DmarcRecord[] = [];
   private readonly warnings = new WarningCollector();
   private readonly rejected: RejectedSummary = { count: 0, samples: [] };
+  private readonly pool = new StringPool();
   private seen = 0;
   private start = '';
   private length = 0;
@@ -258,7 +260,7 @@ export class RecordsBodyStream {
   private take(rows: unknown[]): void {
     if (rows.length === 0) return;
     const from = this.records.length;
-    for (let i = 0; i < rows.length; i++) takeRow(rows[i], this.seen++, this.records, this.warnings, this.rejected);
+    for (let i = 0; i < rows.length; i++) takeRow(rows[i], this.seen++, this.records, this.warnings, this.rejected, this.pool);
     if (this.records.length > from) this.options.onRows?.(this.records.slice(from), from);
   }
 
@@ -288,6 +290,8 @@ export class RecordsBodyStream {
       }
       if (!bare) recordsOf({ ...(json as object), dmarcRecords: [] }, contentType, body, secret);
     }
+    // The rows hold the pooled strings; the pool's map of them is not needed any more.
+    this.pool.clear();
     return { records: this.records, warnings: this.warnings.result(), rejected: this.rejected };
   }
 }

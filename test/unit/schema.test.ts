@@ -14,7 +14,7 @@ import {
   type FetchResult,
   type ParseOptions,
 } from '../../src/api';
-import { fastRecord, normaliseRow, zodRecord } from '../../src/api/schema';
+import { StringPool, fastRecord, normaliseRow, zodRecord } from '../../src/api/schema';
 import { ORGANIZATIONS, generateDay } from '../server/data';
 
 /** A valid row in the exact wire shape. */
@@ -385,6 +385,22 @@ describe('api schema: rows', () => {
       assert.equal(f.raw, r);
     }
     assert.ok(fast > corpus.length - 5, 'almost every row takes the fast path');
+  });
+
+  it('with a string pool (common values shared between rows), the same records and the same raw rows, odd shapes included', () => {
+    const corpus: unknown[] = [];
+    for (const org of ORGANIZATIONS.slice(0, 3)) for (let d = 20_000; d < 20_004; d++) corpus.push(...generateDay(org, d, 7));
+    corpus.push(row({ to: 'x.example', reportId: '1', extra: true }), row({ dkims: [{ selector: 's', domain: 'd', result: 'pass', extra: 1 }, 'not an object'] }), row({ source: 7, date: null }), row({ dkims: 'none' }));
+    const text = JSON.stringify(corpus);
+    const plain = JSON.parse(text) as unknown[];
+    const pooled = JSON.parse(text) as unknown[];
+    const pool = new StringPool();
+    for (let i = 0; i < plain.length; i++) {
+      const a = fastRecord(plain[i]) ?? normaliseRow(plain[i]);
+      const b = fastRecord(pooled[i], pool) ?? normaliseRow(pooled[i]);
+      assert.deepEqual(b, a, `row ${i}`);
+      assert.deepEqual(pooled[i], plain[i], `raw row ${i}`);
+    }
   });
 
   it('validates in chunks that yield to the event loop', async () => {
