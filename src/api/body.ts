@@ -14,11 +14,8 @@ import type { DmarcRecord, FetchResult, RejectedSummary } from './types';
 import { ApiError, formatBytes, snippet } from './errors';
 import { RecordsArrayScanner, type RecordsArrayScan } from './jsonScan';
 import { RecordsStreamParser } from './jsonStream';
-import { EnvelopeSchema, StringPool, WarningCollector, takeRow } from './schema';
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
+import { EnvelopeSchema, WarningCollector, isPlainObject, takeRow } from './schema';
+import { StringPool } from './stringPool';
 
 // ---------------------------------------------------------------------------------------------
 // Body → records.

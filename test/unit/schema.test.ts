@@ -14,7 +14,8 @@ import {
   type FetchResult,
   type ParseOptions,
 } from '../../src/api';
-import { StringPool, fastRecord, normaliseRow, zodRecord } from '../../src/api/schema';
+import { fastRecord, normaliseRow, zodRecord } from '../../src/api/schema';
+import { StringPool } from '../../src/api/stringPool';
 import { ORGANIZATIONS, generateDay } from '../server/data';
 
 /** A valid row in the exact wire shape. */
