@@ -49,6 +49,13 @@ function charBits(s: string): number {
   return b >>> 0;
 }
 
+/** What Segment.hitColumns found for a query: where its matches can be. */
+export interface HitPlan {
+  cols: number[];
+  extras: boolean;
+  every: boolean;
+}
+
 export class Segment {
   readonly dict: string[];
   /**
@@ -120,23 +127,37 @@ export class Segment {
   }
 
   /**
-   * The columns (NCOL for the extra fields) with a string the last query matched, and whether
-   * one of them matched with every string (each row of the segment then matches).
+   * Where the last query's matches `m` can be in this segment's rows: the columns with a string
+   * it matched (`extras`: an extra field's too), and whether one of those matched with every
+   * string (each row of the segment then matches).
    */
-  hitColumns(m: Uint8Array): { cols: number[]; every: boolean } {
+  hitColumns(m: Uint8Array): HitPlan {
     const all = this.columnIds();
     const cols: number[] = [];
     let every = false;
+    let extras = false;
     for (let c = 0; c <= NCOL; c++) {
       const ids = all[c]!;
       let some = 0;
       for (let k = 0; k < ids.length; k++) some += m[ids[k]!]!;
       if (some === 0) continue;
-      cols.push(c);
+      if (c === NCOL) extras = true;
+      else cols.push(c);
       // A cell every row has (not the extra fields, which a row may lack) that always matches.
       if (c < NCOL && some === ids.length) every = true;
     }
-    return { cols, every };
+    return { cols, extras, every };
+  }
+
+  /** Whether row `r` (of the segment) has a cell or extra field the last query matched (`m`, planned by hitColumns). */
+  rowHit(r: number, m: Uint8Array, plan: HitPlan): boolean {
+    if (plan.every) return true;
+    const { ids, extraStart: es, extraIds: ex } = this;
+    const cols = plan.cols;
+    const base = r * NCOL;
+    for (let j = 0; j < cols.length; j++) if (m[ids[base + cols[j]!]!]) return true;
+    if (plan.extras) for (let k = es[r]!, end = es[r + 1]!; k < end; k++) if (m[ex[k]!]) return true;
+    return false;
   }
 
   /** Character bits (and lowercase copies of non-ASCII texts that need one) for every string. */
@@ -292,18 +313,10 @@ export class SearchIndex {
       while (k < rows.length && rows[k]! < end) k++;
       const m = seg.matches(q);
       if (seg.hits === 0) continue;
-      const { cols, every } = seg.hitColumns(m);
-      const extras = cols[cols.length - 1] === NCOL;
-      const nc = extras ? cols.length - 1 : cols.length;
-      const { ids, extraStart: es, extraIds: ex } = seg;
+      const plan = seg.hitColumns(m);
       for (let j = first; j < k; j++) {
         const i = rows[j]!;
-        const r = i - seg.from;
-        let hit = every ? 1 : 0;
-        const base = r * NCOL;
-        for (let c = 0; c < nc && !hit; c++) hit = m[ids[base + cols[c]!]!]!;
-        if (extras) for (let x = es[r]!, e = es[r + 1]!; x < e && !hit; x++) hit = m[ex[x]!]!;
-        if (hit) {
+        if (seg.rowHit(i - seg.from, m, plan)) {
           mask[i] = 1;
           out[o++] = i;
         }
@@ -323,23 +336,8 @@ export class SearchIndex {
       if (a >= b) continue;
       const m = seg.matches(q);
       if (seg.hits === 0) continue;
-      const { cols, every } = seg.hitColumns(m);
-      if (every) {
-        for (let i = a; i < b; i++) if (!within || within[i]) mask[i] = 1;
-        continue;
-      }
-      const extras = cols[cols.length - 1] === NCOL;
-      const nc = extras ? cols.length - 1 : cols.length;
-      const { ids, extraStart: es, extraIds: ex } = seg;
-      for (let i = a; i < b; i++) {
-        if (within && !within[i]) continue;
-        const r = i - seg.from;
-        let hit = 0;
-        const base = r * NCOL;
-        for (let j = 0; j < nc && !hit; j++) hit = m[ids[base + cols[j]!]!]!;
-        if (extras) for (let k = es[r]!, end = es[r + 1]!; k < end && !hit; k++) hit = m[ex[k]!]!;
-        if (hit) mask[i] = 1;
-      }
+      const plan = seg.hitColumns(m);
+      for (let i = a; i < b; i++) if ((!within || within[i]) && seg.rowHit(i - seg.from, m, plan)) mask[i] = 1;
     }
   }
 }
