@@ -35,6 +35,8 @@ export interface ExportOptions {
   saveDialog?: (options: vscode.SaveDialogOptions) => Thenable<vscode.Uri | undefined>;
   /** Aborts the export (tests; the user cancels through the progress notification). */
   signal?: AbortSignal;
+  /** When the tab shows, before the rest of the text is appended (tests). */
+  onShown?: (doc: vscode.TextDocument) => unknown;
   /** After each slice written to a file: rows done of total (tests). */
   onProgress?: (done: number, total: number) => void;
 }
@@ -61,7 +63,13 @@ export async function openExport(records: readonly DmarcRecord[], format: 'json'
     return saveToFile(() => fromArray(parts, opts.signal), records.length, format, name, opts);
   }
   perfMark('exportBuilt', { chars });
-  const editor = await openText(parts.join(''), format, name, opts.editChars);
+  let editor: vscode.TextEditor;
+  try {
+    editor = await openText(parts.join(''), format, name, opts.editChars, opts.onShown);
+  } catch (err) {
+    if (err instanceof ExportClosed) return { kind: 'cancelled' };
+    throw err;
+  }
   perfMark('exportShown', { rows: records.length, format, lines: editor.document.lineCount });
   return { kind: 'tab', editor };
 }
@@ -156,40 +164,88 @@ async function saveToFile(
  * while VS Code serialised it; pieces of 4 M characters kept every block under about 110 ms in
  * the panel bench, and filled the tab in 5.7 s where 1 M pieces took 6.2 s (the tab itself is
  * the cost: VS Code sends the text to the window and back; opening the same text as a file on
- * disk took as long, see `TAB_MAX_CHARS`).
+ * disk took 5.3–7.2 s, see `TAB_MAX_CHARS`).
  */
 export const TAB_EDIT_CHARS = 1 << 22;
+/**
+ * The first edit is smaller, and the tab shows as soon as it is in: a user reads the first
+ * thousand rows at once while the rest is appended (100k rows: seconds, all of it the window's
+ * work, measured in the test host's renderer).
+ */
+export const TAB_FIRST_CHARS = 1 << 19;
 
 /**
  * Opens text in a new untitled editor tab. Each export gets its own untitled name
  * (`dmarc-<organization>-<n>.json`): that is what Save As suggests, and a name is never reused,
  * since reopening a just-closed `Untitled-N` could show the extension host the closed document's
- * text.
+ * text. The tab shows after the first piece; the rest is appended at the document's end, with
+ * the window's progress indicator, and stops if the user closes the tab meanwhile.
  */
-async function openText(text: string, format: 'json' | 'csv', safe: string, editChars = TAB_EDIT_CHARS): Promise<vscode.TextEditor> {
+async function openText(
+  text: string, format: 'json' | 'csv', safe: string, editChars = TAB_EDIT_CHARS, onShown?: (doc: vscode.TextDocument) => unknown,
+): Promise<vscode.TextEditor> {
   const uri = vscode.Uri.from({ scheme: 'untitled', path: `${safe}-${++exportCount}.${format}` });
   let doc = await vscode.workspace.openTextDocument(uri);
   // Plain text while it fills: as JSON, VS Code's JSON language server read the growing document
   // again after each edit (100k rows: 11.8 s to fill the tab, 6.2 s as plain text).
   if (doc.languageId !== 'plaintext') doc = await vscode.languages.setTextDocumentLanguage(doc, 'plaintext');
-  // The document holds its text (CSV with CRLF line ends, RFC 4180) before its tab shows.
   perfMark('exportOpened');
-  let first = true;
-  for (const piece of linePieces(text, editChars)) {
-    const edit = new vscode.WorkspaceEdit();
-    edit.set(uri, [
-      ...(format === 'csv' && first ? [vscode.TextEdit.setEndOfLine(vscode.EndOfLine.CRLF)] : []),
-      vscode.TextEdit.insert(doc.lineAt(doc.lineCount - 1).range.end, piece),
-    ]);
-    first = false;
-    if (!(await vscode.workspace.applyEdit(edit))) throw new Error('The export could not be written to its editor tab.');
+  const firstEnd = text.length <= Math.min(editChars, TAB_FIRST_CHARS) ? text.length : firstPieceEnd(text, Math.min(editChars, TAB_FIRST_CHARS));
+  // CSV gets CRLF line ends (RFC 4180) with its first edit, before any line shows.
+  await append(doc, text.slice(0, firstEnd), format === 'csv');
+  const editor = await vscode.window.showTextDocument(doc, { preview: false, viewColumn: vscode.ViewColumn.Beside });
+  editor.selection = new vscode.Selection(0, 0, 0, 0);
+  perfMark('exportFirstShown', { chars: firstEnd });
+  await onShown?.(doc);
+  if (firstEnd < text.length) {
+    const rest = text.slice(firstEnd);
+    await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Filling the export tab') }, async (progress) => {
+      let done = firstEnd;
+      for (const piece of linePieces(rest, editChars)) {
+        // Closed while it filled: stop, rather than open the untitled document again.
+        if (doc.isClosed) return;
+        await append(doc, piece, false);
+        done += piece.length;
+        progress.report({ message: `${Math.floor((done / text.length) * 100)}%` });
+      }
+    });
   }
   perfMark('exportApplied');
+  if (doc.isClosed) throw new ExportClosed();
   // JSON; for CSV a CSV language when an installed extension offers one (Rainbow CSV and others), else plain text.
   const language = format === 'json' ? 'json' : (await vscode.languages.getLanguages()).includes('csv') ? 'csv' : 'plaintext';
   if (doc.languageId !== language) doc = await vscode.languages.setTextDocumentLanguage(doc, language);
   perfMark('exportLanguage');
-  const editor = await vscode.window.showTextDocument(doc, { preview: false, viewColumn: vscode.ViewColumn.Beside });
-  editor.selection = new vscode.Selection(0, 0, 0, 0);
   return editor;
+}
+
+/** The tab was closed before it was filled (a user's choice: nothing to report). */
+class ExportClosed extends Error {
+  constructor() {
+    super('The export tab was closed before it was filled.');
+  }
+}
+
+/** Where the first piece ends: after the first line end at or past `size` (or the text's end). */
+function firstPieceEnd(text: string, size: number): number {
+  const nl = text.indexOf('\n', size - 1);
+  return nl < 0 ? text.length : nl + 1;
+}
+
+/**
+ * Appends text at the document's end (after anything the user typed meanwhile). VS Code refuses
+ * an edit made against an older version of the document (the user typed while it was on its
+ * way): it is made again against the new one, a few times.
+ */
+async function append(doc: vscode.TextDocument, piece: string, crlf: boolean): Promise<void> {
+  for (let attempt = 0; attempt < 5 && !doc.isClosed; attempt++) {
+    if (attempt > 0) await new Promise((r) => setTimeout(r, 50));
+    const edit = new vscode.WorkspaceEdit();
+    edit.set(doc.uri, [
+      ...(crlf ? [vscode.TextEdit.setEndOfLine(vscode.EndOfLine.CRLF)] : []),
+      vscode.TextEdit.insert(doc.lineAt(doc.lineCount - 1).range.end, piece),
+    ]);
+    if (await vscode.workspace.applyEdit(edit)) return;
+  }
+  if (!doc.isClosed) throw new Error(vscode.l10n.t('The export could not be written to its editor tab.'));
 }

@@ -101,3 +101,10 @@ export async function until<T>(f: () => T | undefined | Promise<T | undefined>, 
     await new Promise((r) => setTimeout(r, 50));
   }
 }
+
+/** Closes an untitled export without saving, and waits until the extension host has let go of it. */
+export async function closeUntitled(doc: vscode.TextDocument): Promise<void> {
+  await vscode.window.showTextDocument(doc);
+  await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  await until(() => doc.isClosed || undefined, 'the export tab to close');
+}

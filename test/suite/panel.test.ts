@@ -1,11 +1,10 @@
 import * as vscode from 'vscode';
 import { strict as assert } from 'node:assert';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { startApiServer, type ApiServer } from '../server/server';
 import { Commands } from '../../src/commands';
-import { extensionApi, removeAllAccounts, runScripted, until } from './helpers';
+import { closeUntitled, extensionApi, removeAllAccounts, runScripted, until } from './helpers';
 import type { DmarcExplorerApi } from '../../src/extension';
 import type { RecordsPanel } from '../../src/panel/recordsPanel';
 import { presetRange, rangeLabel } from '../../src/records/dateInput';
@@ -19,13 +18,6 @@ const ORG = 'org-panel-1';
 function daysBack(back: number, days: number): { start: Date; end: Date } {
   const day0 = Math.floor(Date.now() / 86_400_000) - back;
   return { start: new Date(day0 * 86_400_000), end: new Date((day0 + days) * 86_400_000 - 1) };
-}
-
-/** Closes an untitled export without saving, and waits until the extension host has let go of it. */
-async function closeUntitled(doc: vscode.TextDocument): Promise<void> {
-  await vscode.window.showTextDocument(doc);
-  await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
-  await until(() => doc.isClosed || undefined, 'the export tab to close');
 }
 
 function logText(api: DmarcExplorerApi): string {
@@ -335,79 +327,6 @@ describe('records panel (extension host, local API server)', () => {
     const csv = toCsv([tricky]).split('\r\n')[1];
     assert.ok(csv.startsWith('"a ""quoted"", source","\'=HYPERLINK(""x"")"'), csv);
     assert.ok(csv.includes('"line\nbreak"'));
-  });
-
-  it('an export tab filled in many pieces holds exactly the export (JSON, and CSV with CRLF)', async () => {
-    panel = await last7Panel();
-    const { openExport } = await import('../../src/export/openExport');
-    const { toJson, toCsv } = await import('../../src/export/format');
-    const records = panel.rows.slice(0, 40);
-    for (const format of ['json', 'csv'] as const) {
-      // Pieces of about 700 characters: several rows each, one CRLF-ended CSV line split nowhere.
-      const outcome = await openExport(records, format, 'pieces', { editChars: 700 });
-      assert.equal(outcome.kind, 'tab');
-      const doc = (outcome as { editor: vscode.TextEditor }).editor.document;
-      const expected = format === 'json' ? toJson(records) : toCsv(records);
-      assert.ok(expected.length > 5 * 700, 'the text spans several pieces');
-      assert.equal(doc.getText(), expected);
-      assert.equal(doc.eol, format === 'csv' ? vscode.EndOfLine.CRLF : vscode.EndOfLine.LF);
-      await closeUntitled(doc);
-    }
-  });
-
-  it('a large export is saved to a file instead: one record per line, streamed, the same rows', async () => {
-    panel = await last7Panel();
-    const { openExport } = await import('../../src/export/openExport');
-    const dir = mkdtempSync(join(tmpdir(), 'dmarc-export-'));
-    try {
-      const target = vscode.Uri.file(join(dir, 'big.json'));
-      const asked: vscode.SaveDialogOptions[] = [];
-      const records = Array.from({ length: 20_000 }, (_, i) => panel.rows[i % panel.rows.length]!);
-      const outcome = await openExport(records, 'json', 'dmarc-Panel-Org', { maxTabRows: 1_000, saveDialog: async (o) => (asked.push(o), target) });
-      assert.equal(outcome.kind, 'file');
-      assert.match(asked[0]!.title!, /20,000 rows/);
-      assert.equal(asked[0]!.defaultUri!.path.split('/').pop(), 'dmarc-Panel-Org.json');
-      const text = readFileSync(target.fsPath, 'utf8');
-      assert.equal(text.split('\n').length, records.length + 3, '[, one line per record, ], final line break');
-      assert.deepEqual(JSON.parse(text), records.map((r) => r.raw));
-      assert.deepEqual(readdirSync(dir), ['big.json'], 'no partial file left');
-      // Above the size limit (here 1,000 characters) as well, for CSV: the text built for a tab is written instead.
-      const csv = vscode.Uri.file(join(dir, 'small.csv'));
-      const csvOutcome = await openExport(panel.rows.slice(0, 20), 'csv', 'x', { maxTabChars: 1_000, saveDialog: async () => csv });
-      assert.equal(csvOutcome.kind, 'file');
-      assert.equal(readFileSync(csv.fsPath, 'utf8').split('\r\n').length, 22);
-      // No file chosen: nothing happens.
-      assert.equal((await openExport(records, 'json', 'x', { maxTabRows: 1_000, saveDialog: async () => undefined })).kind, 'cancelled');
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
-
-  it('cancelling a file export part-way deletes the partial file and keeps an existing one', async () => {
-    panel = await last7Panel();
-    const { openExport } = await import('../../src/export/openExport');
-    const dir = mkdtempSync(join(tmpdir(), 'dmarc-export-'));
-    try {
-      const target = vscode.Uri.file(join(dir, 'big.json'));
-      writeFileSync(target.fsPath, 'earlier');
-      const records = Array.from({ length: 100_000 }, (_, i) => panel.rows[i % panel.rows.length]!);
-      const abort = new AbortController();
-      let progress = 0;
-      const outcome = await openExport(records, 'json', 'x', {
-        maxTabRows: 1_000, saveDialog: async () => target, signal: abort.signal,
-        onProgress: (done, total) => {
-          progress = done;
-          assert.ok(done < total, 'cancelled before the end');
-          if (existsSync(`${target.fsPath}.partial`)) abort.abort();
-        },
-      });
-      assert.equal(outcome.kind, 'cancelled');
-      assert.ok(progress > 0 && progress < records.length, `stopped part-way (${progress} rows)`);
-      assert.deepEqual(readdirSync(dir), ['big.json'], 'the partial file is deleted');
-      assert.equal(readFileSync(target.fsPath, 'utf8'), 'earlier', 'the file chosen is left as it was');
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
   });
 
   it('logs one Info line per request: organization, range, status, rows, bytes, duration', async () => {
