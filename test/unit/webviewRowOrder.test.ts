@@ -41,8 +41,11 @@ describe('webview model: every row in row order, extended as rows are appended',
     assert.equal(model.length, rows.length);
     // A view handed out before later appends is unchanged (its arrays are views that never move).
     for (const v of views) assert.deepEqual([...v.order], Array.from({ length: v.order.length }, (_, i) => i));
-    // Computed again without an append: the same view.
+    // Computed again without an append: the same view; and for a search every row matches.
     assert.equal(model.compute({ search: ' ', facets: {} }), model.compute(NONE));
+    const everyRowHas: Query = { ...NONE, search: 'E' };
+    assert.equal(reference(rows, everyRowHas).visible.length, rows.length, 'a letter every row has');
+    assert.equal(model.compute(everyRowHas), model.compute(NONE));
   });
 
   it('starts over after a clear, and hands over to the full pass for a sort, a search or a facet', () => {

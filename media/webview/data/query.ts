@@ -78,7 +78,7 @@ export class RecordsModel {
    * a letter every row has) at a million rows reuses it instead of putting them all in order again.
    */
   private everyView: { version: number; order: Uint32Array; view: View } | undefined;
-  /** Every row in row order (no sort, nothing filtered), extended as rows come: the table while a load streams in. */
+  /** Every row in row order (no sort, nothing filtered: also a search every row matches), extended as rows come. */
   private readonly rowOrder = new RowOrderView();
   private flagsBuf = new Uint8Array(0);
   readonly timings: Timings = { sortMs: 0, filterMs: 0 };
@@ -237,7 +237,7 @@ export class RecordsModel {
     const mask = found?.mask;
     const gmask = this.groupMask(query.groups);
     const nothingElse = !gmask && !query.days && !FACETS.some((id) => query.facets[id]?.length);
-    if (!query.sort && !mask && nothingElse) {
+    if (!query.sort && (!found || found.rows.length === n) && nothingElse) {
       this.timings.sortMs = 0;
       const fields = FACETS.map((f) => this.fields.get(f));
       return this.timed(t0, this.rowOrder.view(s, fields, this.everyRow(fields)));
