@@ -334,7 +334,12 @@ describe('records panel (extension host, local API server)', () => {
     const day = new Date(Date.now() - 40 * 86_400_000).toISOString().slice(0, 10);
     await runScripted(api, Commands.fetchRange, ['Custom range…', day, day]);
     // The output channel's default level is Info: the line is there without Debug.
-    const line = await until(() => new RegExp(`GET org-panel-1 ${day}…${day}: 200, [\\d,]+ rows, [\\d.]+ [KM]?B, [\\d,]+ ms`).exec(logText(api))?.[0], 'the request line in the log');
+    const pattern = new RegExp(`GET org-panel-1 ${day}…${day}: 200, [\\d,]+ rows, [\\d.]+ [KM]?B, [\\d,]+ ms`);
+    const line = await until(() => pattern.exec(logText(api))?.[0], 'the request line in the log').catch((err: Error) => {
+      // Say what the log held instead (once, in CI, the line had not come within 30 s).
+      const got = logText(api).split('\n').filter((l) => l.includes('GET ')).slice(-5);
+      throw new Error(`${err.message}; its last GET lines: ${got.join(' | ') || 'none'}; panels: ${api.panels.all.map((p) => `${p.identity.start}…${p.identity.end} ${p.rows.length} rows`).join(', ')}`);
+    });
     assert.match(line, /^GET org-panel-1/);
     assert.ok(!logText(api).includes(KEY), 'never the key');
   });
