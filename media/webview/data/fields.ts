@@ -8,6 +8,7 @@ import { NO_SIGNATURES } from '../format';
 import { mapColumn } from './columnScan';
 import type { FieldIndex } from './fieldTypes';
 import { networkKey } from './network';
+import { StringTable } from './stringTable';
 import type { RowStore } from './store';
 
 /** Any field a facet, a group-by or a split can use. */
@@ -43,8 +44,8 @@ export function isFieldId(id: unknown): id is FieldId {
 }
 
 class Builder {
-  readonly dict: string[] = [];
-  private readonly index = new Map<string, number>();
+  private readonly table = new StringTable();
+  readonly dict = this.table.dict;
   codes = new Uint32Array(1024);
   start: Uint32Array | undefined;
   used = 0;
@@ -58,17 +59,11 @@ class Builder {
   }
 
   code(value: string): number {
-    let c = this.index.get(value);
-    if (c === undefined) {
-      c = this.dict.length;
-      this.index.set(value, c);
-      this.dict.push(value);
-    }
-    return c;
+    return this.table.code(value);
   }
 
   find(value: string): number | undefined {
-    return this.index.get(value);
+    return this.table.find(value);
   }
 
   reserve(codes: number, rows: number): void {

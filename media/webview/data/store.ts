@@ -17,6 +17,7 @@ import { isoUtcMs } from './isoDate';
 import { drain, mapColumnSteps } from './columnScan';
 import { NCOL, SearchIndex, type Segment } from './searchIndex';
 import type { Facts } from './fieldTypes';
+import { StringTable } from './stringTable';
 
 export const COL: Record<ColumnId, number> = Object.fromEntries(COLUMNS.map((c, i) => [c, i])) as Record<ColumnId, number>;
 
@@ -44,10 +45,9 @@ function grow<T extends Float64Array | Uint8Array | Uint32Array>(a: T, cap: numb
   return b;
 }
 
-/** A column's distinct texts (`uniq`, `index` from text to its position) and each row's among them (`code`). */
+/** A column's distinct texts (`uniq`, in the order first seen) and each row's among them (`code`). */
 export interface ColumnCodes {
   uniq: string[];
-  index: Map<string, number>;
   code: Uint32Array;
 }
 
@@ -72,7 +72,7 @@ export class RowStore implements Facts {
   readonly search = new SearchIndex();
   private parts: Part[] = [];
   /** Per column, its codes as far as built (see columnCodes). */
-  private codes = new Map<ColumnId, { generation: number; uniq: string[]; index: Map<string, number>; code: Uint32Array; built: number }>();
+  private codes = new Map<ColumnId, { generation: number; table: StringTable; code: Uint32Array; built: number }>();
   /** Row i belongs to parts[partOf[i]]. */
   private partOf = new Uint32Array(0);
   /** Every extra field name seen. */
@@ -273,29 +273,22 @@ export class RowStore implements Facts {
   *columnCodesSteps(column: ColumnId, keep = true): Generator<void, ColumnCodes, void> {
     let c = this.codes.get(column);
     if (!c || c.generation !== this.generation) {
-      c = { generation: this.generation, uniq: [], index: new Map(), code: new Uint32Array(0), built: 0 };
+      c = { generation: this.generation, table: new StringTable(), code: new Uint32Array(0), built: 0 };
       // Kept only when asked (4 bytes a row): a sort needs them once, for its ranks.
       if (keep) this.codes.set(column, c);
     }
     if (c.built < this.length) {
-      const { uniq, index } = c;
+      const { table } = c;
       const code = (c.code = grow(c.code, Math.max(this.emails.length, this.length), c.built, (k) => new Uint32Array(k)));
       const built = c;
-      const known = (text: string): number => {
-        let g = index.get(text);
-        if (g === undefined) {
-          g = uniq.push(text) - 1;
-          index.set(text, g);
-        }
-        return g;
-      };
+      const known = (text: string): number => table.code(text);
       // Left half-way, the rows built so far stay built.
       yield* mapColumnSteps(this, column, c.built, known, (i, g) => {
         code[i] = g;
         built.built = i + 1;
       });
     }
-    return { uniq: c.uniq, index: c.index, code: c.code.subarray(0, this.length) };
+    return { uniq: c.table.dict, code: c.code.subarray(0, this.length) };
   }
 
   /** The segments of the chunks appended, in row order (their rows' cells: searchIndex.ts). */
