@@ -7,12 +7,13 @@
 import * as l10n from '@vscode/l10n';
 import type { GroupExportRow, ViewState } from '../../src/shared/protocol';
 import { GROUP_FIELDS, type GroupField, type TrendSplit } from '../../src/shared/columns';
-import { computeGroups, sortGroups, type GroupResult, type GroupStats } from './data/groups';
+import { computeGroups, countGroups, sortGroups, type GroupStats, type GroupTable } from './data/groups';
+import { groupLines, NO_LINES, type GroupLine, type GroupLines, type SortedGroups } from './data/groupLines';
 import type { RecordsModel, View } from './data/query';
 import { bucketIndex, bucketRange, computeTrend, trendUnit, type Trend } from './data/trend';
 import { el, iconButton } from './dom';
 import { formatDay, groupLabel, plural, valueLabel } from './format';
-import { GroupsTable, type GroupLine, type GroupSortKey } from './groups';
+import { GroupsTable, type GroupSortKey } from './groups';
 import { bucketLabel, TrendPanel } from './trend';
 
 export interface AnalysisHost {
@@ -43,7 +44,7 @@ export class Analysis {
    * rows again (at 1M rows ~100 ms each). One result a slot (the trend, the groups, each open
    * group's subgroups), for what is shown now only: groups by IP address at 1M rows hold ~60 MB.
    */
-  private everyRow = { version: -1, results: new Map<string, { key: string; value: Trend | GroupResult }>() };
+  private everyRow = { version: -1, results: new Map<string, { key: string; value: Trend | GroupTable }>() };
 
   constructor(
     private readonly model: RecordsModel,
@@ -150,31 +151,36 @@ export class Analysis {
     this.host.change({ days: { startMs, endMs } });
   }
 
-  /** The level-0 groups, and the level-1 groups of each open one. */
-  private lines(): { lines: GroupLine[]; total: number; multi: boolean } {
+  /** The level-0 groups, and the level-1 groups of each open one: lines made only when shown. */
+  private lines(): { lines: GroupLines; total: number; multi: boolean } {
     const s = this.state;
     const view = this.lastView;
-    if (!s.groupBy || !view) return { lines: [], total: 0, multi: false };
+    if (!s.groupBy || !view) return { lines: NO_LINES, total: 0, multi: false };
     const field = this.model.fields.get(s.groupBy);
-    const result = this.groups0(view.order, s.groupBy);
-    const sorted = sortGroups(result.groups, this.sort.by, this.sort.descending);
-    const lines: GroupLine[] = [];
+    const table = this.groups0(view.order, s.groupBy);
+    const top = { table, order: table.sorted(this.sort.by, this.sort.descending) };
     const then = s.thenBy ? this.model.fields.get(s.thenBy) : undefined;
-    let multi = result.multi;
-    for (const g of sorted) {
-      const open = !!then && this.expanded.has(g.key);
-      lines.push({ level: 0, stats: g, expandable: !!then, expanded: open });
-      if (open && then) {
-        const sub = this.ofEveryRow(view.order, `sub ${g.code}`, `${s.groupBy} ${s.thenBy}`, () => computeGroups(view.order, this.model.store, then, { field, code: g.code }));
-        multi ||= sub.multi;
-        for (const c of sortGroups(sub.groups, this.sort.by, this.sort.descending)) lines.push({ level: 1, stats: c, parent: g });
+    let multi = table.multi;
+    const open: { at: number; sub: SortedGroups }[] = [];
+    if (then) {
+      for (const key of this.expanded) {
+        // The key '' is both a value some rows may have and the group of rows without one.
+        const codes = key === '' ? [this.model.fields.find(s.groupBy, ''), field.dict.length] : [this.model.fields.find(s.groupBy, key)];
+        for (const code of codes) {
+          const k = code === undefined ? -1 : table.indexOf(code);
+          if (k < 0) continue;
+          const at = top.order.indexOf(k);
+          const sub = this.ofEveryRow(view.order, `sub ${code}`, `${s.groupBy} ${s.thenBy}`, () => countGroups(view.order, this.model.store, then, { field, code: code! }));
+          multi ||= sub.multi;
+          open.push({ at, sub: { table: sub, order: sub.sorted(this.sort.by, this.sort.descending) } });
+        }
       }
     }
-    return { lines, total: result.emails, multi };
+    return { lines: groupLines(top, !!then, open), total: table.emails, multi };
   }
 
   /** `make()`, or, when `rows` are all the rows, what it gave for every row before (same store version, slot and key). */
-  private ofEveryRow<T extends Trend | GroupResult>(rows: Uint32Array, slot: string, key: string, make: () => T): T {
+  private ofEveryRow<T extends Trend | GroupTable>(rows: Uint32Array, slot: string, key: string, make: () => T): T {
     if (rows.length !== this.model.length) return make();
     const memo = this.everyRow;
     if (memo.version !== this.model.store.version) {
@@ -191,8 +197,8 @@ export class Analysis {
   }
 
   /** The level-0 groups of the rows by a field. */
-  private groups0(rows: Uint32Array, by: GroupField): GroupResult {
-    return this.ofEveryRow(rows, 'groups', by, () => computeGroups(rows, this.model.store, this.model.fields.get(by)));
+  private groups0(rows: Uint32Array, by: GroupField): GroupTable {
+    return this.ofEveryRow(rows, 'groups', by, () => countGroups(rows, this.model.store, this.model.fields.get(by)));
   }
 
   private renderGroups(): void {
@@ -200,7 +206,7 @@ export class Analysis {
     this.groups.setOpen(!!s.groupBy);
     if (!s.groupBy) return;
     const { lines, total, multi } = this.lines();
-    const level0 = lines.filter((l) => l.level === 0).length;
+    const level0 = lines.groups;
     this.groups.update(lines, total, this.sort, s.thenBy ? l10n.t('{0} by {1} → {2}', plural(level0, l10n.t('group'), l10n.t('groups')), groupLabel(s.groupBy), groupLabel(s.thenBy)) : l10n.t('{0} by {1}', plural(level0, l10n.t('group'), l10n.t('groups')), groupLabel(s.groupBy)), multi);
   }
 

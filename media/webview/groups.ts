@@ -5,20 +5,13 @@
  * the records to that group.
  */
 import * as l10n from '@vscode/l10n';
-import type { GroupStats } from './data/groups';
+import { NO_LINES, type GroupLine, type GroupLines } from './data/groupLines';
 import { el, icon, iconButton } from './dom';
 import { formatCount, formatDay, formatPercent, plural, revealBidi, valueLabel } from './format';
 
 export type GroupSortKey = 'key' | 'rows' | 'emails' | 'share' | 'pass' | 'spf' | 'dkim' | 'first' | 'last';
 
-export interface GroupLine {
-  level: 0 | 1;
-  stats: GroupStats;
-  /** The level-0 group a subgroup belongs to. */
-  parent?: GroupStats;
-  expanded?: boolean;
-  expandable?: boolean;
-}
+export type { GroupLine } from './data/groupLines';
 
 export interface GroupsHost {
   onChoose(line: GroupLine): void;
@@ -51,7 +44,7 @@ export class GroupsTable {
   private readonly multi: HTMLElement;
   private readonly exports: HTMLElement[];
   private readonly headers = new Map<string, HTMLElement>();
-  private lines: GroupLine[] = [];
+  private lines: GroupLines = NO_LINES;
   private total = 0;
   private cursor = 0;
   private height = 0;
@@ -101,8 +94,8 @@ export class GroupsTable {
       const row = (e.target as HTMLElement).closest<HTMLElement>('.groups-line');
       if (!row) return;
       const k = Number(row.dataset.line);
-      const line = this.lines[k];
-      if (!line) return;
+      if (!(k >= 0 && k < this.lines.length)) return;
+      const line = this.lines.at(k);
       this.cursor = k;
       this.grid.focus({ preventScroll: true });
       if ((e.target as HTMLElement).closest('.twisty')) this.host.onExpand(line, !line.expanded);
@@ -127,7 +120,7 @@ export class GroupsTable {
     }
   }
 
-  update(lines: GroupLine[], total: number, sort: { by: GroupSortKey; descending: boolean }, note: string, multi: boolean): void {
+  update(lines: GroupLines, total: number, sort: { by: GroupSortKey; descending: boolean }, note: string, multi: boolean): void {
     this.multi.hidden = !multi;
     this.lines = lines;
     this.total = total;
@@ -162,7 +155,7 @@ export class GroupsTable {
   }
 
   private line(k: number): HTMLElement {
-    const line = this.lines[k]!;
+    const line = this.lines.at(k);
     const g = line.stats;
     const row = el('div', {
       class: `groups-row groups-line level-${line.level}${k === this.cursor ? ' focused' : ''}`,
@@ -203,7 +196,7 @@ export class GroupsTable {
   private onKey(e: KeyboardEvent): void {
     const n = this.lines.length;
     if (n === 0) return;
-    const line = this.lines[this.cursor];
+    const line = this.lines.at(Math.min(this.cursor, n - 1));
     let next = this.cursor;
     const page = Math.max(1, Math.floor((this.height || 200) / ROW_HEIGHT) - 1);
     switch (e.key) {
@@ -219,7 +212,7 @@ export class GroupsTable {
         return;
       case 'ArrowLeft':
         if (line?.expandable && line.expanded) this.host.onExpand(line, false);
-        else if (line?.level === 1) next = this.lines.findIndex((l) => l.level === 0 && l.stats === line.parent);
+        else if (line?.level === 1) next = this.lines.parentOf(this.cursor);
         break;
       case 'Enter':
       case ' ':

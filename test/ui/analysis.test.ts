@@ -168,6 +168,12 @@ describe('records panel analysis in the browser: trend, groups, DKIM fields, lay
     await subs.first().waitFor();
     const ips = new Set(top[1].map((w) => (w as unknown as { ipAddress: string }).ipAddress));
     assert.equal(await grid.getAttribute('aria-rowcount'), String(bySource.size + ips.size + 1), 'the biggest source opened into its IPs');
+    // Down to its first IP, then Left: back to the source's line.
+    await wb.page.keyboard.press('ArrowDown');
+    assert.equal(await grid.getAttribute('aria-activedescendant'), 'group-line-1');
+    assert.equal(await grid.locator('#group-line-1').getAttribute('aria-level'), '2');
+    await wb.page.keyboard.press('ArrowLeft');
+    assert.equal(await grid.getAttribute('aria-activedescendant'), 'group-line-0');
     await wb.screenshot('analysis-groups');
 
     await first.click();

@@ -5,6 +5,7 @@
  */
 import type { Facts, FieldIndex } from './fieldTypes';
 import { denseRanks } from './ranks';
+import { drain, mergeSortSteps } from '../../../src/shared/sorts';
 
 export interface GroupStats {
   code: number;
@@ -68,7 +69,107 @@ function add(acc: Float64Array, c: number, i: number, e: number, f: Facts): void
   if (ms > acc[o + LAST]!) acc[o + LAST] = ms;
 }
 
-export function computeGroups(rows: Uint32Array, facts: Facts, field: FieldIndex, within?: { field: FieldIndex; code: number }): GroupResult {
+/**
+ * The groups of some rows, counted but not made into objects: grouping a million rows by IP
+ * address can make a million groups, and only the few lines on screen need a GroupStats (making
+ * them all took ~1.4 s and as much again in garbage collection). Groups in code order, the
+ * empty ones left out.
+ */
+export class GroupTable {
+  /** Per sort (`by` and direction), the groups' order: a table is sorted once per sort key. */
+  private readonly orders = new Map<string, Uint32Array>();
+
+  constructor(
+    private readonly acc: Float64Array,
+    private readonly dict: readonly string[],
+    /** The codes of the non-empty groups, ascending. */
+    private readonly codes: Uint32Array,
+    readonly rows: number,
+    readonly emails: number,
+    readonly multi: boolean,
+  ) {}
+
+  /** Non-empty groups. */
+  get count(): number {
+    return this.codes.length;
+  }
+
+  /** The k-th group's value code (dict.length: rows without a value). */
+  code(k: number): number {
+    return this.codes[k]!;
+  }
+
+  key(k: number): string {
+    const c = this.codes[k]!;
+    return c < this.dict.length ? this.dict[c]! : '';
+  }
+
+  /** The k-th group (in code order) whose code is `code`, or -1. */
+  indexOf(code: number): number {
+    let lo = 0;
+    let hi = this.codes.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.codes[mid]! < code) lo = mid + 1;
+      else hi = mid;
+    }
+    return this.codes[lo] === code ? lo : -1;
+  }
+
+  /** The k-th group's figures: a new object each call. */
+  stats(k: number): GroupStats {
+    const c = this.codes[k]!;
+    const o = c * STRIDE;
+    const acc = this.acc;
+    const first = acc[o + FIRST]!;
+    const last = acc[o + LAST]!;
+    return {
+      code: c,
+      key: this.key(k),
+      rows: acc[o + ROWS]!,
+      emails: acc[o + EMAILS]!,
+      passEmails: acc[o + PASS]!,
+      spfEmails: acc[o + SPF]!,
+      dkimEmails: acc[o + DKIM]!,
+      // A view into the accumulators (far cheaper than a copy per group when there are many).
+      disposition: acc.subarray(o + DISP, o + DISP + 4),
+      firstMs: first === Number.POSITIVE_INFINITY ? Number.NaN : first,
+      lastMs: last === Number.NEGATIVE_INFINITY ? Number.NaN : last,
+    };
+  }
+
+  /** The groups' positions (k) in the order of `by`, as sortGroups puts their stats. */
+  sorted(by: GroupSort, descending: boolean): Uint32Array {
+    const memo = `${by} ${descending}`;
+    let order = this.orders.get(memo);
+    if (!order) {
+      const n = this.count;
+      if (by === 'key') order = orderByKey(n, (k) => this.key(k), descending);
+      else {
+        const value = new Float64Array(n);
+        const acc = this.acc;
+        for (let k = 0; k < n; k++) {
+          const o = this.codes[k]! * STRIDE;
+          const emails = acc[o + EMAILS]!;
+          // As passRate, spfRate, dkimRate and the firstMs/lastMs of stats() compute them.
+          value[k] =
+            by === 'rows' ? acc[o + ROWS]!
+            : by === 'emails' || by === 'share' ? emails
+            : by === 'pass' ? (emails > 0 ? acc[o + PASS]! / emails : Number.NaN)
+            : by === 'spf' ? (emails > 0 ? acc[o + SPF]! / emails : Number.NaN)
+            : by === 'dkim' ? (emails > 0 ? acc[o + DKIM]! / emails : Number.NaN)
+            : by === 'first' ? (acc[o + FIRST] === Number.POSITIVE_INFINITY ? Number.NaN : acc[o + FIRST]!)
+            : acc[o + LAST] === Number.NEGATIVE_INFINITY ? Number.NaN : acc[o + LAST]!;
+        }
+        order = orderByValue(value, descending);
+      }
+      this.orders.set(memo, order);
+    }
+    return order;
+  }
+}
+
+export function countGroups(rows: Uint32Array, facts: Facts, field: FieldIndex, within?: { field: FieldIndex; code: number }): GroupTable {
   const dict = field.dict;
   const n = dict.length + 1;
   const acc = new Float64Array(n * STRIDE);
@@ -102,27 +203,19 @@ export function computeGroups(rows: Uint32Array, facts: Facts, field: FieldIndex
       add(acc, c, i, e, facts);
     }
   }
+  let used = 0;
+  for (let c = 0, o = 0; c < n; c++, o += STRIDE) if (acc[o + ROWS]) used++;
+  const nonEmpty = new Uint32Array(used);
+  for (let c = 0, o = 0, k = 0; c < n; c++, o += STRIDE) if (acc[o + ROWS]) nonEmpty[k++] = c;
+  return new GroupTable(acc, dict, nonEmpty, totalRows, totalEmails, field.kind === 'multi');
+}
+
+/** Every group as an object (exports, tests): countGroups is what a view uses. */
+export function computeGroups(rows: Uint32Array, facts: Facts, field: FieldIndex, within?: { field: FieldIndex; code: number }): GroupResult {
+  const t = countGroups(rows, facts, field, within);
   const groups: GroupStats[] = [];
-  for (let c = 0, o = 0; c < n; c++, o += STRIDE) {
-    const rowsIn = acc[o + ROWS]!;
-    if (rowsIn === 0) continue;
-    const first = acc[o + FIRST]!;
-    const last = acc[o + LAST]!;
-    groups.push({
-      code: c,
-      key: c < dict.length ? dict[c]! : '',
-      rows: rowsIn,
-      emails: acc[o + EMAILS]!,
-      passEmails: acc[o + PASS]!,
-      spfEmails: acc[o + SPF]!,
-      dkimEmails: acc[o + DKIM]!,
-      // A view into the accumulators (far cheaper than a copy per group when there are many).
-      disposition: acc.subarray(o + DISP, o + DISP + 4),
-      firstMs: first === Number.POSITIVE_INFINITY ? Number.NaN : first,
-      lastMs: last === Number.NEGATIVE_INFINITY ? Number.NaN : last,
-    });
-  }
-  return { groups, rows: totalRows, emails: totalEmails, multi: field.kind === 'multi' };
+  for (let k = 0; k < t.count; k++) groups.push(t.stats(k));
+  return { groups, rows: t.rows, emails: t.emails, multi: t.multi };
 }
 
 export function passRate(g: GroupStats): number {
@@ -153,17 +246,31 @@ const NUMERIC: Record<Exclude<GroupSort, 'key'>, (g: GroupStats) => number> = {
  * in Intl.Collator order; groups without a value to sort by (NaN) come last in both directions.
  */
 export function sortGroups(groups: readonly GroupStats[], by: GroupSort, descending: boolean): GroupStats[] {
-  const dir = descending ? -1 : 1;
-  if (by === 'key') {
-    const keys = groups.map((g) => g.key);
-    const order = groups.map((_, k) => k);
-    order.sort((a, b) => dir * collator.compare(keys[a]!, keys[b]!) || a - b);
-    return order.map((k) => groups[k]!);
-  }
-  const f = NUMERIC[by];
   const n = groups.length;
-  const value = new Float64Array(n);
-  for (let k = 0; k < n; k++) value[k] = f(groups[k]!);
+  let order: Uint32Array;
+  if (by === 'key') order = orderByKey(n, (k) => groups[k]!.key, descending);
+  else {
+    const f = NUMERIC[by];
+    const value = new Float64Array(n);
+    for (let k = 0; k < n; k++) value[k] = f(groups[k]!);
+    order = orderByValue(value, descending);
+  }
+  return Array.from(order, (k) => groups[k]!);
+}
+
+/** Positions 0…n-1 by their keys in Intl.Collator order, stable in both directions. */
+function orderByKey(n: number, keyOf: (k: number) => string, descending: boolean): Uint32Array {
+  const dir = descending ? -1 : 1;
+  const keys = Array.from({ length: n }, (_, k) => keyOf(k));
+  const order = new Uint32Array(n);
+  for (let k = 0; k < n; k++) order[k] = k;
+  drain(mergeSortSteps(order, (a, b) => dir * collator.compare(keys[a]!, keys[b]!) < 0));
+  return order;
+}
+
+/** Positions 0…n-1 by value, stable in both directions, NaN last in both. */
+function orderByValue(value: Float64Array, descending: boolean): Uint32Array {
+  const n = value.length;
   // A counting sort by the rank of each value among the distinct ones: stable by construction.
   const { rank: ascending, distinct: u } = denseRanks(value);
   // Rank u holds the NaNs, last in both directions.
@@ -176,8 +283,8 @@ export function sortGroups(groups: readonly GroupStats[], by: GroupSort, descend
     count[r + 1]!++;
   }
   for (let r = 1; r <= u + 1; r++) count[r]! += count[r - 1]!;
-  const out = new Array<GroupStats>(n);
-  for (let k = 0; k < n; k++) out[count[rank[k]!]!++] = groups[k]!;
+  const out = new Uint32Array(n);
+  for (let k = 0; k < n; k++) out[count[rank[k]!]!++] = k;
   return out;
 }
 
