@@ -4,7 +4,7 @@
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import { COLUMNS } from '../../src/shared/columns';
-import { NCOL, SearchIndex } from '../../media/webview/data/searchIndex';
+import { lowerIncludes, NCOL, SearchIndex } from '../../media/webview/data/searchIndex';
 import { RowStore } from '../../media/webview/data/store';
 import { appendTuples } from '../../media/webview/data/tuples';
 import { RecordsModel } from '../../media/webview/data/query';
@@ -52,6 +52,19 @@ describe('webview: the search index, against a scan of every cell', () => {
         },
       ),
       { numRuns: 150 },
+    );
+  });
+
+  it('a segment not prepared yet matches as its lowercase would: lowerIncludes, any string and query', () => {
+    const tricky = fc.constantFrom('K', 'k', 'İ', 'i̇', 'i', 'Σ', 'σ', 'ς', 'ΑΣ', 'ǅ', 'ǆ', 'ß', 'ẞ', 'É', 'é', 'Z', 'z', '\ud800', '\udc00', 'A', 'm', 'M', '.');
+    const text = fc.oneof(fc.string({ maxLength: 8 }), fc.string({ unit: 'binary', maxLength: 8 }), fc.array(tricky, { maxLength: 6 }).map((a) => a.join('')));
+    fc.assert(
+      fc.property(text, text, (s, query) => {
+        const q = query.toLowerCase();
+        if (q === '') return;
+        assert.equal(lowerIncludes(s, q), s.toLowerCase().includes(q), `${JSON.stringify(s)} ${JSON.stringify(q)}`);
+      }),
+      { numRuns: 2000 },
     );
   });
 
