@@ -94,6 +94,21 @@ describe('webview: sort ranks, exactly', () => {
     assert.equal(distinct, 5);
   });
 
+  it('up to one rank a row (dates, addresses): the same stable order, both ways', () => {
+    for (const [n, distinct] of [[300_000, 70_000], [200_003, 200_003], [100_000, 65_537], [1 << 17, 1 << 17]] as const) {
+      let seed = n;
+      const next = () => (seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0);
+      const rank = distinct <= 65536 ? new Uint16Array(n) : new Uint32Array(n);
+      for (let i = 0; i < n; i++) rank[i] = next() % distinct;
+      rank[0] = distinct - 1; // the largest rank is used
+      for (const descending of [false, true]) {
+        const key = (i: number) => (descending ? distinct - 1 - rank[i]! : rank[i]!);
+        const want = Array.from({ length: n }, (_, i) => i).sort((a, b) => key(a) - key(b) || a - b);
+        assert.deepStrictEqual([...sortByRank(rank, distinct, n, descending)], want, `${n} rows, ${distinct} ranks, ${descending ? 'descending' : 'ascending'}`);
+      }
+    }
+  });
+
   it('IP sort keys: an IPv4 address is its 32-bit value; IPv6 comes after, by its first 48 bits', () => {
     assert.equal(ipSortKey('0.0.0.0'), 0);
     assert.equal(ipSortKey('1.2.3.4'), 0x01020304);
