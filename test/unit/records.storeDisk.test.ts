@@ -1,0 +1,198 @@
+import { strict as assert } from 'node:assert';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DiskCache } from '../../src/records/diskCache';
+import { RecordStore } from '../../src/records/recordStore';
+import { API_KEY, scope, otherOrg, now, last7, nov, oct, sep, octDay, FakeApi, expectRecords } from './recordStoreHelpers';
+
+describe('records: RecordStore + DiskCache', () => {
+  let dir: string;
+  let api: FakeApi;
+  const newStore = () => new RecordStore({ fetch: api.fetch, disk: new DiskCache(dir), now: () => now });
+  const files = () => {
+    try {
+      return readdirSync(join(dir, 'records-v1'));
+    } catch {
+      return [];
+    }
+  };
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'dmarc-records-'));
+    api = new FakeApi();
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('a closed range is read from disk by a new store, with raw rows intact', async () => {
+    const s1 = newStore();
+    const first = await s1.get(scope, oct.start, oct.end);
+    await s1.flush();
+    assert.equal(files().length, 1);
+
+    const s2 = newStore();
+    const again = await s2.get(scope, oct.start, oct.end);
+    assert.equal(api.calls.length, 1);
+    assert.equal(again.fromCache, 'disk');
+    assert.equal(again.fetchedAt, first.fetchedAt);
+    assert.deepEqual(again.records, first.records);
+    assert.deepEqual(again.warnings, first.warnings);
+    // raw is byte-for-byte the same JSON, odd characters included.
+    assert.equal(JSON.stringify(again.records.map((r) => r.raw)), JSON.stringify(first.records.map((r) => r.raw)));
+    // Then memory.
+    assert.equal((await s2.get(scope, oct.start, oct.end)).fromCache, 'memory');
+  });
+
+  it('a day inside a month cached on disk is served from that file', async () => {
+    const s1 = newStore();
+    await s1.get(scope, oct.start, oct.end);
+    await s1.flush();
+    const s2 = newStore();
+    const day = await s2.get(scope, octDay(12).start, octDay(12).end);
+    assert.equal(api.calls.length, 1);
+    assert.equal(day.fromCache, 'disk');
+    assert.deepEqual(day.records, expectRecords(octDay(12).start, octDay(12).end));
+    // The whole month is now in memory.
+    assert.ok(s2.peek(scope, oct.start, oct.end));
+  });
+
+  it('open ranges are kept in memory only', async () => {
+    const s = newStore();
+    await s.get(scope, nov.start, nov.end);
+    await s.get(scope, last7.start, last7.end, { refresh: true });
+    const today = nov.children![0]!;
+    await s.get(scope, today.start, today.end, { refresh: true });
+    // Within the settle window: ended, but reports may still arrive.
+    const yesterday = nov.children![1]!;
+    assert.equal(yesterday.closed, false);
+    await s.get(scope, yesterday.start, yesterday.end, { refresh: true });
+    await s.flush();
+    assert.deepEqual(files(), []);
+    const s2 = newStore();
+    await s2.get(scope, nov.start, nov.end);
+    assert.equal(api.calls.length, 5);
+  });
+
+  it('a refresh of a closed range skips the disk and overwrites it', async () => {
+    const s1 = newStore();
+    await s1.get(scope, oct.start, oct.end);
+    await s1.flush();
+    api.version = 1;
+    const s2 = newStore();
+    const r = await s2.get(scope, oct.start, oct.end, { refresh: true });
+    assert.equal(r.fromCache, 'network');
+    await s2.flush();
+    const s3 = newStore();
+    assert.deepEqual((await s3.get(scope, oct.start, oct.end)).records, expectRecords(oct.start, oct.end, 1));
+    assert.equal(api.calls.length, 2);
+    assert.equal(files().length, 1);
+  });
+
+  it('a wider range written to disk replaces the narrower files inside it', async () => {
+    const s1 = newStore();
+    await s1.get(scope, octDay(3).start, octDay(3).end);
+    await s1.flush();
+    assert.equal(files().length, 1);
+    api.version = 1;
+    await s1.get(scope, oct.start, oct.end);
+    await s1.flush();
+    assert.equal(files().length, 1);
+    const s2 = newStore();
+    assert.deepEqual((await s2.get(scope, octDay(3).start, octDay(3).end)).records, expectRecords(octDay(3).start, octDay(3).end, 1));
+  });
+
+  it('a month loaded from disk does not displace a day refreshed since', async () => {
+    const s1 = newStore();
+    await s1.get(scope, oct.start, oct.end);
+    await s1.flush();
+    let tick = 0;
+    const s2 = new RecordStore({ fetch: api.fetch, disk: new DiskCache(dir), now: () => new Date(now.getTime() + 1000 * ++tick) });
+    api.version = 1;
+    await s2.get(scope, octDay(3).start, octDay(3).end, { refresh: true });
+    const other = await s2.get(scope, octDay(4).start, octDay(4).end);
+    assert.equal(other.fromCache, 'disk');
+    assert.deepEqual(other.records, expectRecords(octDay(4).start, octDay(4).end, 0));
+    const day3 = await s2.get(scope, octDay(3).start, octDay(3).end);
+    assert.deepEqual(day3.records, expectRecords(octDay(3).start, octDay(3).end, 1));
+    assert.equal(api.calls.length, 2);
+  });
+
+  for (const [what, damage] of [
+    ['garbage', () => 'not json at all\n{'],
+    ['cut short', (text: string) => text.split('\n').slice(0, 20).join('\n') + '\n'],
+    ['a damaged record line', (text: string) => text.replace(/"dateMs":\d+/, '"dateMs":"x"')],
+    ['another format version', (text: string) => text.replace('"version":1', '"version":99')],
+    ['empty', () => ''],
+  ] as [string, (text: string) => string][]) {
+    it(`a disk file that is ${what} is a miss, deleted, then rewritten`, async () => {
+      const s1 = newStore();
+      const first = await s1.get(scope, oct.start, oct.end);
+      await s1.flush();
+      const [name] = files();
+      const path = join(dir, 'records-v1', name!);
+      writeFileSync(path, damage(readFileSync(path, 'utf8')));
+      const logs: string[] = [];
+      const s2 = new RecordStore({ fetch: api.fetch, disk: new DiskCache(dir, { log: (l) => logs.push(l) }), now: () => now });
+      const got = await s2.get(scope, oct.start, oct.end);
+      assert.equal(got.fromCache, 'network');
+      assert.deepEqual(got.records, first.records);
+      assert.equal(api.calls.length, 2);
+      assert.match(logs.join('\n'), /discarding unreadable/);
+      await s2.flush();
+      const s3 = newStore();
+      assert.equal((await s3.get(scope, oct.start, oct.end)).fromCache, 'disk');
+    });
+  }
+
+  it('the API key appears in no file name or content', async () => {
+    const s = newStore();
+    await s.get(scope, oct.start, oct.end);
+    await s.get(scope, sep.start, sep.end);
+    await s.flush();
+    assert.equal(files().length, 2);
+    for (const name of files()) {
+      assert.ok(!name.includes(API_KEY));
+      assert.ok(!readFileSync(join(dir, 'records-v1', name), 'utf8').includes(API_KEY));
+    }
+    assert.ok(!files().some((n) => n.includes('.tmp')));
+  });
+
+  it('invalidate clears the disk files of that account or organization only', async () => {
+    const s = newStore();
+    await s.get(scope, oct.start, oct.end);
+    await s.get(otherOrg, oct.start, oct.end);
+    await s.get({ ...scope, accountId: 'acct-2' }, oct.start, oct.end);
+    await s.flush();
+    assert.equal(files().length, 3);
+    await s.invalidate(scope.accountId, scope.organizationId);
+    assert.equal(files().length, 2);
+    await s.invalidate(scope.accountId);
+    assert.equal(files().length, 1);
+    const s2 = newStore();
+    assert.equal((await s2.get({ ...scope, accountId: 'acct-2' }, oct.start, oct.end)).fromCache, 'disk');
+    assert.equal((await s2.get(scope, oct.start, oct.end)).fromCache, 'network');
+  });
+
+  it('DiskCache.clear() with no account removes everything; reads of a missing dir are misses', async () => {
+    const disk = new DiskCache(dir);
+    assert.equal(await disk.read('a', 'o', 0, 1), undefined);
+    assert.equal(await disk.findCovering('a', 'o', 0, 1), undefined);
+    await disk.write('a', 'o', 0, 10, { records: [], warnings: [], rejected: { count: 0, samples: [] } }, 5);
+    assert.deepEqual(await disk.read('a', 'o', 0, 10), { start: 0, end: 10, fetchedAt: 5, result: { records: [], warnings: [], rejected: { count: 0, samples: [] } } });
+    assert.equal((await disk.findCovering('a', 'o', 2, 3))!.end, 10);
+    assert.equal(await disk.findCovering('a', 'o', 2, 11), undefined);
+    await disk.clear();
+    assert.equal(await disk.read('a', 'o', 0, 10), undefined);
+    await disk.clear('a');
+  });
+
+  it('a write that fails is logged, not thrown, and the data is still served', async () => {
+    // A file where the cache directory should be makes every write fail.
+    writeFileSync(join(dir, 'records-v1'), 'in the way');
+    const logs: string[] = [];
+    const s = new RecordStore({ fetch: api.fetch, disk: new DiskCache(dir), now: () => now, log: (l) => logs.push(l) });
+    const got = await s.get(scope, oct.start, oct.end);
+    assert.ok(got.records.length > 0);
+    await s.flush();
+    assert.match(logs.join('\n'), /disk cache write failed/);
+  });
+});
