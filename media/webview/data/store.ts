@@ -331,6 +331,20 @@ export class RowStore implements Facts {
     return { part, codes: codes.subarray(a, Math.min(Math.max(starts[r + 1] ?? a, a), codes.length)) };
   }
 
+  /**
+   * The chunks from the one holding row `from` on, with list `l` (L.rdns, L.dkims, L.extras):
+   * row (from + r)'s codes are codes[starts[r] … starts[r + 1]) into `strings` (clamp them: a
+   * broken chunk's may run past). For the fields' one pass a chunk (fields.ts). Do not modify.
+   */
+  listParts(l: number, from: number): { from: number; count: number; starts: Codes; codes: Codes; strings: readonly string[] }[] {
+    const out = [];
+    for (let p = this.segmentOf(from); p < this.parts.length; p++) {
+      const part = this.parts[p]!;
+      out.push({ from: part.from, count: part.seg.count, starts: part.starts[l]!, codes: part.codes[l]!, strings: part.strings });
+    }
+    return out;
+  }
+
   /** A row's rDNS names. */
   rdns(index: number): string[] {
     const l = this.list(index, L.rdns);
