@@ -3,7 +3,7 @@ import { strict as assert } from 'node:assert';
 import { ApiError, CategorySchema, DispositionSchema, RESULT_VALUES, ResultSchema, normaliseRows, parseRecordsBody, parseRecordsJson, type FetchResult } from '../../src/api';
 import { normaliseRow } from '../../src/api/schema';
 import { ORGANIZATIONS, generateDay } from '../server/data';
-import { invalidResponse, parse, parseBody, row, without } from './schemaHelpers';
+import { invalidResponse, parse, parseBody, row, withTicks, without } from './schemaHelpers';
 
 describe('api schema: enums', () => {
   it('Result accepts exactly the twelve values of §2.4, the empty string included', () => {
@@ -137,15 +137,7 @@ describe('api schema: parseRecordsBody parses in slices, with the one-shot seman
   it('yields to the event loop while it scans and parses', async () => {
     const text = JSON.stringify({ status: 'success', dmarcRecords: generateDay(ORGANIZATIONS[0]!, 20_000, 1, 12_000) });
     assert.ok(text.length > 4 << 20, 'large enough to need several scan slices');
-    let ticks = 0;
-    let running = true;
-    const spin = () => {
-      ticks++;
-      if (running) setImmediate(spin);
-    };
-    setImmediate(spin);
-    const res = await parseRecordsBody(text, 'application/json', { chunkRows: 1000, oneShotMaxChars: 0 });
-    running = false;
+    const { result: res, ticks } = await withTicks(() => parseRecordsBody(text, 'application/json', { chunkRows: 1000, oneShotMaxChars: 0 }));
     assert.equal(res.records.length, 12_000);
     assert.ok(ticks >= 12, `other work ran ${ticks} times meanwhile`);
   });

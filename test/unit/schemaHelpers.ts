@@ -59,3 +59,19 @@ export async function invalidResponse(text: string, contentType: string | null):
   assert.equal(errors[0]!.message, errors[1]!.message, 'the same error in slices and in one go');
   return errors[0]!;
 }
+
+/** Runs `work`, counting the turns of the event loop it lets other work take meanwhile. */
+export async function withTicks<T>(work: () => Promise<T>): Promise<{ result: T; ticks: number }> {
+  let ticks = 0;
+  let running = true;
+  const spin = (): void => {
+    ticks++;
+    if (running) setImmediate(spin);
+  };
+  setImmediate(spin);
+  try {
+    return { result: await work(), ticks };
+  } finally {
+    running = false;
+  }
+}

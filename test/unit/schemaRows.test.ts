@@ -5,7 +5,7 @@ import { ApiError, normaliseRows, parseIsoDateMs, utcDayRange } from '../../src/
 import { fastRecord, normaliseRow, zodRecord } from '../../src/api/schema';
 import { StringPool } from '../../src/api/stringPool';
 import { ORGANIZATIONS, generateDay } from '../server/data';
-import { parse, parseBody, row, without } from './schemaHelpers';
+import { parse, parseBody, row, withTicks, without } from './schemaHelpers';
 
 describe('api schema: rows', () => {
   it('normalises a row; raw is the parsed object itself, unknown fields included', async () => {
@@ -256,15 +256,7 @@ describe('api schema: rows', () => {
 
   it('validates in chunks that yield to the event loop', async () => {
     const rows = JSON.parse(JSON.stringify(generateDay(ORGANIZATIONS[0]!, 20_000, 1, 12_000))) as unknown[];
-    let ticks = 0;
-    let running = true;
-    const spin = () => {
-      ticks++;
-      if (running) setImmediate(spin);
-    };
-    setImmediate(spin);
-    const res = await normaliseRows(rows, { chunkRows: 1000 });
-    running = false;
+    const { result: res, ticks } = await withTicks(() => normaliseRows(rows, { chunkRows: 1000 }));
     assert.equal(res.records.length, 12_000);
     assert.ok(ticks >= 10, `other work ran ${ticks} times meanwhile`);
   });
