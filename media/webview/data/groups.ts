@@ -76,7 +76,7 @@ function add(acc: Float64Array, c: number, i: number, e: number, f: Facts): void
  * empty ones left out.
  */
 export class GroupTable {
-  /** Per sort (`by` and direction), the groups' order: a table is sorted once per sort key. */
+  /** The groups' order for the last sort asked for (`by` and direction): redrawing does not sort again. */
   private readonly orders = new Map<string, Uint32Array>();
 
   constructor(
@@ -163,6 +163,8 @@ export class GroupTable {
         }
         order = orderByValue(value, descending);
       }
+      // The last order only: at a million groups each is 4 MB.
+      this.orders.clear();
       this.orders.set(memo, order);
     }
     return order;
