@@ -11,7 +11,7 @@ import { RowStore } from '../../media/webview/data/store';
 import { appendTuples } from '../../media/webview/data/tuples';
 import { networkKey } from '../../media/webview/data/network';
 import { RecordsModel } from '../../media/webview/data/query';
-import { drain, mapColumn, numbersOfSteps } from '../../media/webview/data/columnScan';
+import { codeColumnSteps, drain, mapColumnSteps, numbersOfSteps } from '../../media/webview/data/columnScan';
 
 /** Stable ascending order by value, -0 equal to 0 (the comparator is apart from the radix's bits). */
 function referenceOrder(keys: Float64Array): number[] {
@@ -151,7 +151,7 @@ describe('webview: radix order and the linear rank paths, exactly', () => {
     }
   });
 
-  it('mapColumn: the value of every row from any row on, with the mapping run once per distinct text of a chunk', () => {
+  it('mapColumnSteps and codeColumnSteps: the value of every row from any row on, with the mapping run once per distinct text of a chunk', () => {
     const store = new RowStore();
     const values = ['a', 'b', 'a', 'c', 'b', 'a', 'd'];
     appendTuples(store, values.slice(0, 4).map((source) => row({ source })));
@@ -159,9 +159,18 @@ describe('webview: radix order and the linear rank paths, exactly', () => {
     for (let from = 0; from <= values.length; from++) {
       const calls: string[] = [];
       const got: [number, string][] = [];
-      mapColumn(store, 'source', from, (text) => (calls.push(text), text.toUpperCase()), (i, v) => got.push([i, v]));
+      drain(mapColumnSteps(store, 'source', from, (text) => (calls.push(text), text.toUpperCase()), (i, v) => got.push([i, v])));
       assert.deepStrictEqual(got, values.slice(from).map((v, k) => [from + k, v.toUpperCase()]), `from ${from}`);
-      assert.equal(calls.length, new Set(values.slice(from, 4)).size + new Set(values.slice(Math.max(from, 4))).size, `from ${from}`);
+      const perChunk = new Set(values.slice(from, 4)).size + new Set(values.slice(Math.max(from, 4))).size;
+      assert.equal(calls.length, perChunk, `from ${from}`);
+      // The same through codeColumnSteps, written into an array: rows before `from` left alone.
+      const codeCalls: string[] = [];
+      const out = new Uint32Array(values.length).fill(99);
+      let built = -1;
+      drain(codeColumnSteps(store, 'source', from, (text) => (codeCalls.push(text), text.charCodeAt(0)), out, (n) => (built = n)));
+      assert.deepStrictEqual([...out], values.map((v, i) => (i < from ? 99 : v.charCodeAt(0))), `codes from ${from}`);
+      assert.equal(codeCalls.length, perChunk, `code calls from ${from}`);
+      assert.equal(built, values.length);
     }
     assert.deepStrictEqual([...drain(numbersOfSteps(store, 'source', (t) => t.charCodeAt(0)))], values.map((v) => v.charCodeAt(0)));
   });

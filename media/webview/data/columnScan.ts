@@ -20,12 +20,8 @@ export const STEP_ROWS = 16_384;
  * The rows of a column from row `from` on: `map` runs once per distinct text of each chunk, `put`
  * once per row with what `map` gave for its text. At a million rows that is a few hundred
  * thousand calls of `map` for a column of addresses and a few thousand for one of reporters,
- * instead of a million of each.
+ * instead of a million of each. A step (a yield) every STEP_ROWS rows or so.
  */
-export function mapColumn<T>(s: RowStore, column: ColumnId, from: number, map: (text: string) => T, put: (row: number, value: T) => void): void {
-  drain(mapColumnSteps(s, column, from, map, put));
-}
-
 export function* mapColumnSteps<T>(s: RowStore, column: ColumnId, from: number, map: (text: string) => T, put: (row: number, value: T) => void): Generator<void, void, void> {
   const col = COL[column];
   const segments = s.segments();
