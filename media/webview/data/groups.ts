@@ -77,7 +77,7 @@ function add(acc: Float64Array, c: number, i: number, e: number, f: Facts): void
  */
 export class GroupTable {
   /** The groups' order for the last sort asked for (`by` and direction): redrawing does not sort again. */
-  private readonly orders = new Map<string, Uint32Array>();
+  private last: { memo: string; order: Uint32Array } | undefined;
 
   constructor(
     private readonly acc: Float64Array,
@@ -141,32 +141,30 @@ export class GroupTable {
   /** The groups' positions (k) in the order of `by`, as sortGroups puts their stats. */
   sorted(by: GroupSort, descending: boolean): Uint32Array {
     const memo = `${by} ${descending}`;
-    let order = this.orders.get(memo);
-    if (!order) {
-      const n = this.count;
-      if (by === 'key') order = orderByKey(n, (k) => this.key(k), descending);
-      else {
-        const value = new Float64Array(n);
-        const acc = this.acc;
-        for (let k = 0; k < n; k++) {
-          const o = this.codes[k]! * STRIDE;
-          const emails = acc[o + EMAILS]!;
-          // As passRate, spfRate, dkimRate and the firstMs/lastMs of stats() compute them.
-          value[k] =
-            by === 'rows' ? acc[o + ROWS]!
-            : by === 'emails' || by === 'share' ? emails
-            : by === 'pass' ? (emails > 0 ? acc[o + PASS]! / emails : Number.NaN)
-            : by === 'spf' ? (emails > 0 ? acc[o + SPF]! / emails : Number.NaN)
-            : by === 'dkim' ? (emails > 0 ? acc[o + DKIM]! / emails : Number.NaN)
-            : by === 'first' ? (acc[o + FIRST] === Number.POSITIVE_INFINITY ? Number.NaN : acc[o + FIRST]!)
-            : acc[o + LAST] === Number.NEGATIVE_INFINITY ? Number.NaN : acc[o + LAST]!;
-        }
-        order = orderByValue(value, descending);
+    if (this.last?.memo === memo) return this.last.order;
+    let order: Uint32Array;
+    const n = this.count;
+    if (by === 'key') order = orderByKey(n, (k) => this.key(k), descending);
+    else {
+      const value = new Float64Array(n);
+      const acc = this.acc;
+      for (let k = 0; k < n; k++) {
+        const o = this.codes[k]! * STRIDE;
+        const emails = acc[o + EMAILS]!;
+        // As passRate, spfRate, dkimRate and the firstMs/lastMs of stats() compute them.
+        value[k] =
+          by === 'rows' ? acc[o + ROWS]!
+          : by === 'emails' || by === 'share' ? emails
+          : by === 'pass' ? (emails > 0 ? acc[o + PASS]! / emails : Number.NaN)
+          : by === 'spf' ? (emails > 0 ? acc[o + SPF]! / emails : Number.NaN)
+          : by === 'dkim' ? (emails > 0 ? acc[o + DKIM]! / emails : Number.NaN)
+          : by === 'first' ? (acc[o + FIRST] === Number.POSITIVE_INFINITY ? Number.NaN : acc[o + FIRST]!)
+          : acc[o + LAST] === Number.NEGATIVE_INFINITY ? Number.NaN : acc[o + LAST]!;
       }
-      // The last order only: at a million groups each is 4 MB.
-      this.orders.clear();
-      this.orders.set(memo, order);
+      order = orderByValue(value, descending);
     }
+    // The last order only: at a million groups each is 4 MB.
+    this.last = { memo, order };
     return order;
   }
 }
