@@ -28,7 +28,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Frame, Page } from 'playwright-core';
-import { addAccount, answer, choose, findWebviewFrame, openDmarcView, runCommand } from '../ui/harness';
+import { addAccount, answer, choose, findWebviewFrame, openDmarcView, openPalette, runCommand } from '../ui/harness';
 
 const repoRoot = resolve(__dirname, '../..');
 const ROWS = Number(process.env.BENCH_ROWS || 100_000);
@@ -344,11 +344,8 @@ async function exportAll(page: Page, frame: Frame, perfFile: string, rows: numbe
   await frame.locator('.row:visible').first().click();
   await page.keyboard.press('Control+A');
   await frame.locator(`[data-testid="selected-count"][data-value="${rows}"]`).waitFor({ timeout: 30_000 });
-  await page.keyboard.press('F1');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible' });
   const title = 'DMARC: Export Selected Rows to JSON';
-  await input.fill(`>${title}`);
+  await openPalette(page, title);
   const item = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
   await item.waitFor({ state: 'visible' });
   const t0 = Date.now();

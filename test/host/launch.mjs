@@ -62,7 +62,8 @@ export async function startHost({ env = {}, log = () => {}, userSettings = {}, p
     ],
     // Reverse DNS of report files never leaves the machine: no resolver unless a caller passes a
     // canned table (DMARC_RDNS_TABLE, see src/reportFiles/resolver.ts).
-    { env: { ...process.env, DMARC_RDNS_TABLE: '', ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true },
+    // No extension gallery (code-server's default, open-vsx.org, would be looked up in DNS).
+    { env: { ...process.env, DMARC_RDNS_TABLE: '', EXTENSIONS_GALLERY: '{}', ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true },
   );
   const output = [];
   const onData = (buf) => {
@@ -139,6 +140,12 @@ export const CHROMIUM_ARGS = [
   '--disable-component-update',
   '--disable-sync',
   '--disable-dev-shm-usage',
+  // A document the harness rewrites (webviewsOnTheirOwnSite) has no remote address, so Chromium
+  // would count it as public and block its requests to loopback; everything here is loopback.
+  '--disable-features=LocalNetworkAccessChecks',
+  // No name ever reaches a resolver: webviews' own origins under *.localhost (see
+  // webviewsOnTheirOwnSite) map to loopback, every other name fails at once.
+  '--host-resolver-rules=MAP *.localhost 127.0.0.1, MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
 ];
 
 export function chromiumPath() {
@@ -152,6 +159,35 @@ export async function launchBrowser({ colorScheme = 'dark' } = {}) {
   const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, colorScheme });
   // Tests read editor text through the clipboard.
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await webviewsOnTheirOwnSite(context);
   const page = await context.newPage();
   return { browser, context, page };
+}
+
+/**
+ * VS Code serves every webview from an origin of its own (desktop: vscode-webview://<id>;
+ * vscode.dev: <hash>.vscode-cdn.net), so Chromium's site isolation runs the webview in its own
+ * renderer process, off the workbench's main thread. code-server instead serves webviews from
+ * the workbench's own origin, which puts our page and the whole workbench on one thread. The
+ * workbench document is rewritten here so that webviews load from
+ * http://<hash>.localhost:<port>/… (the same server under a loopback name of another site), as
+ * in VS Code: the configuration's webviewEndpoint takes the {{uuid}} template vscode.dev uses, and
+ * the document's CSP lets it frame that origin. The webview's bootstrap then checks, as on
+ * vscode.dev, that its host name is the hash of the parent's origin.
+ */
+async function webviewsOnTheirOwnSite(context) {
+  await context.route(/^http:\/\/127\.0\.0\.1:\d+\/\?/, async (route) => {
+    const response = await route.fetch();
+    const port = new URL(route.request().url()).port;
+    const html = (await response.text()).replace(
+      /(&quot;webviewEndpoint&quot;:&quot;)(?:\.\/)?([^&]*\/static\/out\/vs\/workbench\/contrib\/webview\/browser\/pre)/,
+      (_, key, path) => `${key}http://{{uuid}}.localhost:${port}/${path}`,
+    );
+    const headers = { ...response.headers() };
+    headers['content-security-policy'] = (headers['content-security-policy'] ?? '').replace(
+      /frame-src /,
+      `frame-src http://*.localhost:${port} `,
+    );
+    await route.fulfill({ status: response.status(), headers, body: html });
+  });
 }

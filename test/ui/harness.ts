@@ -75,12 +75,29 @@ export async function openDmarcView(page: Page): Promise<void> {
   await page.locator('.sidebar .composite.title h2', { hasText: /DMARC/i }).waitFor({ state: 'visible', timeout: 30_000 });
 }
 
+/**
+ * Opens the command palette with F1 and types `>title` into it. With the focus in a webview (a
+ * renderer process of its own, see test/host/launch.mjs), the key reaches the workbench as a
+ * message, and a focus message from the webview still on its way can close the palette again
+ * right after it opened; a user then presses F1 again, and so does this (three tries).
+ */
+export async function openPalette(page: Page, title: string): Promise<void> {
+  const input = page.locator('.quick-input-widget input');
+  for (let attempt = 1; ; attempt++) {
+    await page.keyboard.press('F1');
+    try {
+      await input.waitFor({ state: 'visible', timeout: 10_000 });
+      await input.fill(`>${title}`, { timeout: 5_000 });
+      return;
+    } catch (err) {
+      if (attempt === 3) throw err;
+    }
+  }
+}
+
 /** Runs a command through the command palette, as a user would. */
 export async function runCommand(page: Page, title: string): Promise<void> {
-  await page.keyboard.press('F1');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible' });
-  await input.fill(`>${title}`);
+  await openPalette(page, title);
   // Click the matching row: Enter would run whichever row is first (recently used ones move up).
   const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
   await row.waitFor({ state: 'visible' });
