@@ -27,7 +27,7 @@ import { readFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Frame, Page } from 'playwright-core';
+import type { CDPSession, Frame, Page } from 'playwright-core';
 import { addAccount, answer, choose, findWebviewFrame, openDmarcView, openPalette, runCommand } from '../ui/harness';
 
 const repoRoot = resolve(__dirname, '../..');
@@ -293,9 +293,22 @@ async function main(): Promise<void> {
   console.log(`export JSON ${Math.round(results.rows / 1000)}k: ${exportMedian} ms (bar 3000 ms) ${exportMedian <= 3000 ? 'met' : 'MISSED'} — ${results.exportLines} lines for ${results.rows} rows`);
 }
 
+/**
+ * A DevTools session of the webview's renderer: the webview is an out-of-process frame of the
+ * workbench page (its own origin, see test/host/launch.mjs), and a session attaches to the frame
+ * at the root of that process (VS Code's outer webview frame), not to our page inside it.
+ */
+async function frameSession(page: Page, frame: Frame): Promise<CDPSession> {
+  for (let f: Frame | null = frame; f && f !== page.mainFrame(); f = f.parentFrame()) {
+    const session = await page.context().newCDPSession(f).catch(() => undefined);
+    if (session) return session;
+  }
+  throw new Error('the webview does not run in a renderer of its own');
+}
+
 /** BENCH_WVPROFILE=1: a CPU profile of the webview's page while it loads; the stop function gives its top self times. */
 async function startFrameProfile(page: Page, frame: Frame): Promise<() => Promise<string>> {
-  const cdp = await page.context().newCDPSession(frame).catch(() => page.context().newCDPSession(page));
+  const cdp = await frameSession(page, frame);
   await cdp.send('Profiler.enable');
   await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
   await cdp.send('Profiler.start');
@@ -316,7 +329,7 @@ async function startFrameProfile(page: Page, frame: Frame): Promise<() => Promis
 /** The webview's live JS heap plus its typed arrays, in MB; BENCH_HEAPSNAPSHOT=<file> also writes a heap snapshot of it. */
 async function webviewHeapMB(page: Page, frame: Frame): Promise<number> {
   // The webview is an out-of-process frame of the workbench page: a DevTools session of its own.
-  const cdp = await page.context().newCDPSession(frame).catch(() => page.context().newCDPSession(page));
+  const cdp = await frameSession(page, frame);
   try {
     await cdp.send('HeapProfiler.enable');
     await cdp.send('HeapProfiler.collectGarbage');
