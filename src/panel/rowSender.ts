@@ -1,8 +1,8 @@
 /**
  * The rows of one records panel on their way to its webview: they are added as they arrive from
  * the network (or all at once from a cache) and posted in chunks, the first as soon as it is in,
- * then at most every BATCH_MS or CHUNK rows, with at most MAX_IN_FLIGHT of them not yet taken by
- * VS Code, so a slow webview is never flooded. Rows are posted from the start, before the webview
+ * then once CHUNK rows are waiting or BATCH_MS has passed, with at most MAX_IN_FLIGHT_ROWS not
+ * yet taken by VS Code, so a slow webview is never flooded. Rows are posted from the start, before the webview
  * has said ready: VS Code holds them until the page has loaded, so they travel while it starts.
  * Each chunk names its load; the webview asks for rows again (`resendFrom`) when it missed some
  * (media/webview/data/rowStream.ts). A row's index is its position here, which is what the
@@ -16,19 +16,22 @@ import { perfMark } from '../perf';
 /** Rows in the first message: small, so the first rows paint at once. */
 const FIRST_CHUNK = 1_000;
 /**
- * Rows per message after the first (~0.15 MB, ~5 ms to encode). Posted while the body is still
- * being parsed, each encode and its write (VS Code deflates it in this process) is one task of the
- * host's event loop: at 2,500 a chunk its longest block was 117–124 ms here, at 1,250 82 (100k rows,
- * bench:panel medians).
+ * Rows per message after the first (~0.15 MB, ~5 ms to encode); while rows stream in, a message
+ * goes out once this many are waiting, or after BATCH_MS with fewer. Each encode and its write
+ * (VS Code deflates it in this process) is one task of the host's event loop: at 2,500 a chunk its
+ * longest block was 117–124 ms here, at 1,250 82 (100k rows, bench:panel medians). Messages of
+ * 5,000 rows when a backlog waits (fewer messages for the window and the webview to relay and
+ * take in) measured no better: every row 2.9 s after the last byte against 2.1 s, the host
+ * blocked up to 534 ms against 217 (3 runs each, with the webview in its own renderer).
  */
 const CHUNK = 1_250;
 /**
- * Messages posted but not yet acknowledged. Each postMessage takes a round trip to the webview
+ * Rows posted but not yet acknowledged. Each postMessage takes a round trip to the webview
  * (100–300 ms measured in the test host, more while it is busy); waiting for each before the
- * next made 100k rows take 6 s to send. Sixty-four in flight (~8 MB) hide that, and still never
+ * next made 100k rows take 6 s to send. 80,000 in flight (64 messages, ~10 MB) hide that, and still never
  * queue a million rows' worth in front of a slow webview.
  */
-const MAX_IN_FLIGHT = 64;
+const MAX_IN_FLIGHT_ROWS = 80_000;
 /** While rows stream in, fewer than CHUNK of them wait at most this long before they are posted. */
 const BATCH_MS = 100;
 
@@ -44,6 +47,9 @@ export class RowSender {
   private loadId = 0;
   private waiters: (() => void)[] = [];
   private readonly inFlight = new Set<Promise<unknown>>();
+  private inFlightRows = 0;
+  /** BATCH_MS passed with fewer than CHUNK rows waiting: post them anyway. */
+  private waited = false;
   /** Called once, when the first chunk of a load has been posted (performance traces). */
   onFirstPosted?: () => void;
 
@@ -134,14 +140,16 @@ export class RowSender {
       while (gen === this.generation && this.alive()) {
         const available = this.rows.length - this.sent;
         if (available === 0 && (!this.complete || this.lastSent)) break;
-        if (!this.complete && this.sent > 0 && available < CHUNK) {
+        if (!this.complete && this.sent > 0 && available < CHUNK && !this.waited) {
           // Streaming: let a few more arrive, so that a million rows are not 7,000 messages.
           this.timer ??= setTimeout(() => {
             this.timer = undefined;
+            this.waited = true;
             this.kick();
           }, BATCH_MS);
           break;
         }
+        this.waited = false;
         const offset = this.sent;
         const count = Math.min(offset === 0 ? FIRST_CHUNK : CHUNK, available);
         const last = this.complete && offset + count === this.rows.length;
@@ -149,17 +157,18 @@ export class RowSender {
         this.sent += count;
         if (last) this.lastSent = true;
         const posted = this.post({ type: 'rows', load: this.loadId, offset, count, total: this.rows.length, growing: !this.complete, data, last });
-        const settled: Promise<unknown> = Promise.resolve(posted).then(
-          (): boolean => this.inFlight.delete(settled),
-          (): boolean => this.inFlight.delete(settled),
-        );
+        const done = (): void => {
+          if (this.inFlight.delete(settled)) this.inFlightRows -= count;
+        };
+        const settled: Promise<unknown> = Promise.resolve(posted).then(done, done);
         this.inFlight.add(settled);
+        this.inFlightRows += count;
         if (Math.floor((offset + count) / 25_000) > Math.floor(offset / 25_000)) perfMark('posted', { rows: offset + count });
         if (offset === 0) {
           await settled;
           this.onFirstPosted?.();
         }
-        while (this.inFlight.size >= MAX_IN_FLIGHT) await Promise.race(this.inFlight);
+        while (this.inFlightRows >= MAX_IN_FLIGHT_ROWS) await Promise.race(this.inFlight);
         if (last) await Promise.all(this.inFlight);
         // Yield between chunks so the extension host never holds the event loop for long.
         await new Promise((r) => setImmediate(r));

@@ -63,6 +63,54 @@ describe('row sender (host → records webview)', () => {
     assert.ok(posted.every((m) => m.count <= 1250), 'chunks stay small');
   });
 
+  it('while rows stream in, a few rows wait at most about BATCH_MS (100 ms), then go out without the rest', async () => {
+    const { posted, sender, sources } = harness(0);
+    sender.add(records(300));
+    await new Promise((r) => setTimeout(r, 20));
+    assert.equal(posted.length, 1, 'the first rows go out at once');
+    sender.add(records(10, 300));
+    await new Promise((r) => setTimeout(r, 30));
+    assert.equal(posted.length, 1, 'ten rows wait for more');
+    await new Promise((r) => setTimeout(r, 250));
+    assert.equal(posted.length, 2, 'then go out on their own');
+    assert.ok(posted[1]!.growing && !posted[1]!.last && posted[1]!.count === 10);
+    sender.add(records(5, 310));
+    await sender.finish();
+    assert.deepStrictEqual(sources(), records(315).map((r) => r.source));
+  });
+
+  it('a backlog goes out in small messages, never more than 80,000 rows unacknowledged', async () => {
+    let open = 0;
+    const counts: number[] = [];
+    const acks: (() => void)[] = [];
+    const sender = new RowSender(
+      (m) => {
+        if (m.type !== 'rows') return Promise.resolve(true);
+        counts.push(m.count);
+        open += m.count;
+        return new Promise((r) => acks.push(() => ((open -= m.count), r(true))));
+      },
+      () => true,
+    );
+    sender.add(records(1000));
+    sender.add(records(99_000, 1000));
+    const done = sender.finish();
+    await new Promise((r) => setTimeout(r, 50));
+    acks.splice(0).forEach((ack) => ack()); // the first message: the sender waits for it alone
+    // Until the sender stops posting (encoding 80,000 rows takes a moment).
+    for (let seen = -1; seen !== counts.length; ) {
+      seen = counts.length;
+      await new Promise((r) => setTimeout(r, 300));
+    }
+    assert.ok(open >= 80_000 && open < 81_250, `the sender waits with 80,000 rows unacknowledged (${open})`);
+    const release = setInterval(() => acks.splice(0).forEach((ack) => ack()), 5);
+    await done;
+    clearInterval(release);
+    assert.equal(counts.reduce((a, b) => a + b, 0), 100_000);
+    assert.equal(counts[0], 1000, 'the first message stays small');
+    assert.ok(counts.length === 81 && counts.slice(1, -1).every((c) => c === 1250), `then 1,250 a message: ${counts.join(',')}`);
+  });
+
   it('posts rows at once, before the webview is ready, and says how many of which load went out', async () => {
     const { posted, sender, sources } = harness();
     assert.deepStrictEqual(sender.syncPoint(), { load: 0, sent: 0 });
@@ -93,7 +141,9 @@ describe('row sender (host → records webview)', () => {
     assert.equal(c.strings[c.scalars[S.source]![0]!], 'S3500');
   });
 
-  it('a webview that missed the first messages (its script came late) asks again and ends with every row once, in order', async () => {
+  it('a webview that missed the first messages (its script came late) asks again and ends with every row once, in order', async function () {
+    // 40 runs of 30,000 rows, some of them sent twice: a few seconds on a slow machine.
+    this.timeout(20_000);
     // The webview's side is the real one (media/webview/data/rowStream.ts); messages go straight
     // to it, the first `lost` of them into a page with no listener yet, and `init` comes after
     // `readyAfter` messages (or after the last, when the load was done by then).
