@@ -179,11 +179,14 @@ async function webviewsOnTheirOwnSite(context) {
   await context.route(/^http:\/\/127\.0\.0\.1:\d+\/\?/, async (route) => {
     const response = await route.fetch();
     const port = new URL(route.request().url()).port;
-    const html = (await response.text()).replace(
+    const original = await response.text();
+    const html = original.replace(
       /(&quot;webviewEndpoint&quot;:&quot;)(?:\.\/)?([^&]*\/static\/out\/vs\/workbench\/contrib\/webview\/browser\/pre)/,
       (_, key, path) => `${key}http://{{uuid}}.localhost:${port}/${path}`,
     );
-    const headers = { ...response.headers() };
+    if (html === original) console.warn('test host: no webviewEndpoint in the workbench page; webviews stay on the workbench\'s thread');
+    // The body goes back decoded, so without the original's encoding and length.
+    const headers = Object.fromEntries(Object.entries(response.headers()).filter(([k]) => k !== 'content-encoding' && k !== 'content-length'));
     headers['content-security-policy'] = (headers['content-security-policy'] ?? '').replace(
       /frame-src /,
       `frame-src http://*.localhost:${port} `,
