@@ -76,32 +76,41 @@ export async function openDmarcView(page: Page): Promise<void> {
 }
 
 /**
- * Opens the command palette with F1 and types `>title` into it. With the focus in a webview (a
- * renderer process of its own, see test/host/launch.mjs), the key reaches the workbench as a
- * message, and a focus message from the webview still on its way can close the palette again
- * right after it opened; a user then presses F1 again, and so does this (three tries).
+ * Presses F1 and types `>title` into the command palette, three tries. With the focus in a
+ * webview (a renderer process of its own, see test/host/launch.mjs), the key reaches the workbench
+ * as a message, and a focus message from the webview still on its way can close the palette again
+ * right after it opened; a user then presses F1 again, and so does this.
  */
 export async function openPalette(page: Page, title: string): Promise<void> {
-  const input = page.locator('.quick-input-widget input');
-  for (let attempt = 1; ; attempt++) {
-    await page.keyboard.press('F1');
-    try {
-      await input.waitFor({ state: 'visible', timeout: 10_000 });
-      await input.fill(`>${title}`, { timeout: 5_000 });
-      return;
-    } catch (err) {
-      if (attempt === 3) throw err;
-    }
-  }
+  await withRetries(() => typeInPalette(page, title));
 }
 
-/** Runs a command through the command palette, as a user would. */
+/** Runs a command through the command palette, as a user would (again from F1 if the palette closed meanwhile). */
 export async function runCommand(page: Page, title: string): Promise<void> {
-  await openPalette(page, title);
   // Click the matching row: Enter would run whichever row is first (recently used ones move up).
   const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
-  await row.waitFor({ state: 'visible' });
-  await row.click();
+  await withRetries(async () => {
+    await typeInPalette(page, title);
+    await row.waitFor({ state: 'visible', timeout: 10_000 });
+    await row.click({ timeout: 5_000 });
+  });
+}
+
+async function typeInPalette(page: Page, title: string): Promise<void> {
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible', timeout: 10_000 });
+  await input.fill(`>${title}`, { timeout: 5_000 });
+}
+
+async function withRetries(attempt: () => Promise<void>, tries = 3): Promise<void> {
+  for (let k = 1; ; k++) {
+    try {
+      return await attempt();
+    } catch (err) {
+      if (k === tries) throw err;
+    }
+  }
 }
 
 /**
