@@ -1,12 +1,12 @@
 /**
  * The rows of one records panel on their way to its webview: they are added as they arrive from
  * the network (or all at once from a cache) and posted in chunks, the first as soon as it is in,
- * then once CHUNK rows are waiting or BATCH_MS has passed, with at most MAX_IN_FLIGHT_ROWS not
- * yet taken by VS Code, so a slow webview is never flooded. Rows are posted from the start, before the webview
- * has said ready: VS Code holds them until the page has loaded, so they travel while it starts.
- * Each chunk names its load; the webview asks for rows again (`resendFrom`) when it missed some
- * (media/webview/data/rowStream.ts). A row's index is its position here, which is what the
- * webview sends back (getRow, export). No `vscode` import: the post function is given.
+ * then once CHUNK rows are waiting or BATCH_MS has passed, with at most MAX_IN_FLIGHT of them not
+ * yet taken by VS Code, so a slow webview is never flooded. Rows are posted from the start, before
+ * the webview has said ready: VS Code holds them until the page has loaded, so they travel while
+ * it starts. Each chunk names its load; the webview asks for rows again (`resendFrom`) when it
+ * missed some (media/webview/data/rowStream.ts). A row's index is its position here, which is
+ * what the webview sends back (getRow, export). No `vscode` import: the post function is given.
  */
 import type { DmarcRecord } from '../api/types';
 import type { HostMessage } from '../shared/protocol';
@@ -26,12 +26,12 @@ const FIRST_CHUNK = 1_000;
  */
 const CHUNK = 1_250;
 /**
- * Rows posted but not yet acknowledged. Each postMessage takes a round trip to the webview
+ * Messages posted but not yet acknowledged. Each postMessage takes a round trip to the webview
  * (100–300 ms measured in the test host, more while it is busy); waiting for each before the
- * next made 100k rows take 6 s to send. 80,000 in flight (64 messages, ~10 MB) hide that, and still never
- * queue a million rows' worth in front of a slow webview.
+ * next made 100k rows take 6 s to send. Sixty-four in flight (80,000 rows, ~10 MB) hide that, and
+ * still never queue a million rows' worth in front of a slow webview.
  */
-const MAX_IN_FLIGHT_ROWS = 80_000;
+const MAX_IN_FLIGHT = 64;
 /** While rows stream in, fewer than CHUNK of them wait at most this long before they are posted. */
 const BATCH_MS = 100;
 
@@ -47,7 +47,6 @@ export class RowSender {
   private loadId = 0;
   private waiters: (() => void)[] = [];
   private readonly inFlight = new Set<Promise<unknown>>();
-  private inFlightRows = 0;
   /** BATCH_MS passed with fewer than CHUNK rows waiting: post them anyway. */
   private waited = false;
   /** Called once, when the first chunk of a load has been posted (performance traces). */
@@ -157,18 +156,17 @@ export class RowSender {
         this.sent += count;
         if (last) this.lastSent = true;
         const posted = this.post({ type: 'rows', load: this.loadId, offset, count, total: this.rows.length, growing: !this.complete, data, last });
-        const done = (): void => {
-          if (this.inFlight.delete(settled)) this.inFlightRows -= count;
-        };
-        const settled: Promise<unknown> = Promise.resolve(posted).then(done, done);
+        const settled: Promise<unknown> = Promise.resolve(posted).then(
+          (): boolean => this.inFlight.delete(settled),
+          (): boolean => this.inFlight.delete(settled),
+        );
         this.inFlight.add(settled);
-        this.inFlightRows += count;
         if (Math.floor((offset + count) / 25_000) > Math.floor(offset / 25_000)) perfMark('posted', { rows: offset + count });
         if (offset === 0) {
           await settled;
           this.onFirstPosted?.();
         }
-        while (this.inFlightRows >= MAX_IN_FLIGHT_ROWS) await Promise.race(this.inFlight);
+        while (this.inFlight.size >= MAX_IN_FLIGHT) await Promise.race(this.inFlight);
         if (last) await Promise.all(this.inFlight);
         // Yield between chunks so the extension host never holds the event loop for long.
         await new Promise((r) => setImmediate(r));
