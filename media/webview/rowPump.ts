@@ -58,6 +58,15 @@ const STREAM_UPDATE_MS = 200;
  * Chart.js measuring its labels), work the same page needs for reading the rows that arrive.
  */
 const STREAM_ANALYSIS_MS = 1_000;
+/**
+ * While this many messages of rows wait to be read, the page is behind the host: the view is
+ * recomputed at most every STREAM_BEHIND_MS and the trend and groups every
+ * STREAM_BEHIND_ANALYSIS_MS, so the rows that wait are read first (a recompute of rows that are
+ * about to change again is work the last row waits for).
+ */
+const BEHIND_MESSAGES = 4;
+const STREAM_BEHIND_MS = 1_000;
+const STREAM_BEHIND_ANALYSIS_MS = 3_000;
 
 /** The bytes of a `rows` message, whatever shape structured cloning gave them, read as a binary chunk. */
 export function decodeRows(data: unknown): RowChunk {
@@ -219,21 +228,31 @@ export class RowPump {
           perf.firstPaintAt = Date.now();
         });
       }
-    } else if (!this.updateTimer) {
-      const wait = Math.max(0, Math.max(STREAM_UPDATE_MS, 9 * this.updateCost) - (performance.now() - this.lastUpdate));
-      this.updateTimer = window.setTimeout(() => {
-        this.updateTimer = 0;
-        const t = performance.now();
-        const analysis = t - this.lastAnalysis >= STREAM_ANALYSIS_MS;
-        if (analysis) this.lastAnalysis = t;
-        app.update(true, analysis);
-        this.updateCost = performance.now() - t;
-      }, wait);
-    }
+    } else if (!this.updateTimer) this.scheduleStreamUpdate();
     if (app.complete) {
       perf.loadedAt = Date.now();
       this.whenIdle(true);
     } else if (!this.idleHandle) this.whenIdle(false);
+  }
+
+  /** A recompute of the view while rows stream in (see STREAM_UPDATE_MS and BEHIND_MESSAGES). */
+  private scheduleStreamUpdate(): void {
+    const since = performance.now() - this.lastUpdate;
+    const behind = this.queue.length >= BEHIND_MESSAGES;
+    const wait = Math.max(0, Math.max(behind ? STREAM_BEHIND_MS : STREAM_UPDATE_MS, 9 * this.updateCost) - since);
+    this.updateTimer = window.setTimeout(() => {
+      this.updateTimer = 0;
+      const t = performance.now();
+      // Fell behind meanwhile: read the rows first, recompute later.
+      if (this.queue.length >= BEHIND_MESSAGES && t - this.lastUpdate < STREAM_BEHIND_MS) {
+        this.scheduleStreamUpdate();
+        return;
+      }
+      const analysis = t - this.lastAnalysis >= (this.queue.length >= BEHIND_MESSAGES ? STREAM_BEHIND_ANALYSIS_MS : STREAM_ANALYSIS_MS);
+      if (analysis) this.lastAnalysis = t;
+      this.app.update(true, analysis);
+      this.updateCost = performance.now() - t;
+    }, wait);
   }
 
   /**
