@@ -272,14 +272,15 @@ class App {
     else this.persistence.schedule();
   }
 
-  /** Recomputes the view (filter, sort, facets, summary, and unless told not to the trend and groups) and repaints. */
-  update(renderTable = true, analysis = true): void {
+  /** Recomputes the view (filter, sort, facets, summary, and the trend and groups: now, 'later' (Analysis.later) or not) and repaints. */
+  update(renderTable = true, analysis: boolean | 'later' = true): void {
     this.pump.settleUpdate();
     this.view = this.model.compute(this.query());
     this.table.setRows(this.view.order, renderTable);
     this.facets.update(this.view.facets);
     this.summary.update(this.view.summary, this.model.length);
-    if (analysis) this.analysis.update(this.state, this.view);
+    if (analysis === 'later') this.analysis.later(() => [this.state, this.view]);
+    else if (analysis) this.analysis.update(this.state, this.view);
     this.applyRestore();
     this.render();
   }
@@ -305,7 +306,7 @@ class App {
       this.view = resorted;
       this.table.setRows(resorted.order, false);
       this.render();
-    } else this.update(false);
+    } else this.update(false, kind === 'filter' ? 'later' : true);
     const pos = this.selection.focus >= 0 ? this.view.posOf[this.selection.focus] ?? -1 : -1;
     if (pos >= 0) this.table.reveal(pos);
     else this.table.scrollTop = 0;
