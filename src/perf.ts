@@ -1,5 +1,5 @@
 import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
-import { appendFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
@@ -8,7 +8,9 @@ import { join } from 'node:path';
  * sent…) and, every 250 ms, the longest the extension host's event loop was blocked in that
  * interval and the heap in use. Nothing else is recorded (no data, no key). With DMARC_PERF_CPUPROFILE naming a
  * directory it also writes a V8 CPU profile of the extension host each time a panel has sent its
- * rows (for Chrome DevTools' Performance tab).
+ * rows (for Chrome DevTools' Performance tab). The live heap (after a forced full collection) is
+ * measured when the bench asks for it, by creating `<file>.heap`: right after the load, the forced
+ * collection (seconds at a million rows) took a core from the sorts and searches being measured.
  */
 export interface PerfTrace {
   mark(event: string, detail?: Record<string, number | string>): void;
@@ -31,6 +33,7 @@ export function startPerfTrace(file: string | undefined, profileDir?: string): P
       /* the trace is best effort */
     }
   };
+  const probeRequest = `${file}.heap`;
   const h = monitorEventLoopDelay({ resolution: 10 });
   h.enable();
   // CPU time of the process in each sample (all its threads): a long block with little CPU was
@@ -44,6 +47,10 @@ export function startPerfTrace(file: string | undefined, profileDir?: string): P
     write({ event: 'loop', at: now, maxMs: Math.round(h.max / 1e6), heapMB: Math.round(process.memoryUsage().heapUsed / 1048576), cpuMs: Math.round((used.user + used.system) / 1000), wallMs: now - last });
     last = now;
     h.reset();
+    if (existsSync(probeRequest)) {
+      rmSync(probeRequest, { force: true });
+      probeHeap();
+    }
   }, 250);
   timer.unref();
   // Garbage collection pauses over 20 ms (kind: 1 minor, 2 major, 4 incremental, 8 weak callbacks).
@@ -54,9 +61,8 @@ export function startPerfTrace(file: string | undefined, profileDir?: string): P
   });
   gc.observe({ entryTypes: ['gc'] });
   const profiler = profileDir ? startProfiler(profileDir) : undefined;
-  // The live heap (after a full garbage collection) a few seconds after a panel has its rows: what
-  // the loop samples report includes garbage not yet collected.
-  let probe: ReturnType<typeof setTimeout> | undefined;
+  // The live heap (after a full garbage collection), when the bench asks: what the loop samples
+  // report includes garbage not yet collected.
   const probeHeap = (): void => {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { Session } = require('node:inspector') as typeof import('node:inspector');
@@ -66,7 +72,7 @@ export function startPerfTrace(file: string | undefined, profileDir?: string): P
     // leaves loop samples between this mark and heapLive out of "host blocked", as the product
     // never forces one.
     write({ event: 'heapProbe', at: Date.now() });
-    profiler?.cut(); // a second profile: from rowsSent to here (what the host does once the rows are sent)
+    profiler?.cut(); // a second profile: from rowsSent to here (what the host does once the rows are sent, and while the bench uses the panel)
     session.post('HeapProfiler.collectGarbage', () => {
       write({ event: 'heapLive', at: Date.now(), heapMB: Math.round(process.memoryUsage().heapUsed / 1048576) });
       // Not from inside the session's own callback: Node 20 then never runs the event loop again.
@@ -76,16 +82,10 @@ export function startPerfTrace(file: string | undefined, profileDir?: string): P
   current = {
     mark: (event, detail) => {
       write({ event, at: Date.now(), ...detail });
-      if (event === 'rowsSent') {
-        profiler?.cut();
-        if (probe) clearTimeout(probe);
-        probe = setTimeout(probeHeap, 3000);
-        probe.unref();
-      }
+      if (event === 'rowsSent') profiler?.cut();
     },
     dispose: () => {
       clearInterval(timer);
-      if (probe) clearTimeout(probe);
       h.disable();
       gc.disconnect();
       profiler?.dispose();
