@@ -46,6 +46,8 @@ interface PooledRow {
   pos: number;
   index: number;
   version: number;
+  /** The store's generation when filled (a reload puts other rows at the same indices). */
+  generation: number;
 }
 
 /** Maps between scrollTop and the virtual (unscaled) offset of the rows. */
@@ -156,7 +158,9 @@ export class VirtualTable {
   setRows(order: Uint32Array, render = true): void {
     this.order = order;
     this.element.setAttribute('aria-rowcount', String(order.length + 1));
-    this.version++;
+    // Rows already filled stay as they are: a row's cells change only with a reload (the store's
+    // generation) or the columns (version). While rows stream in, every recompute used to fill
+    // every visible row again.
     if (render) this.render();
   }
 
@@ -226,13 +230,14 @@ export class VirtualTable {
     if (size !== this.pool.length) this.resizePool(size);
 
     const focused = this.host.focusedIndex();
+    const generation = this.host.store.generation;
     let activeId = '';
     const used = new Set<PooledRow>();
     for (let pos = first; pos < last && pos < first + size; pos++) {
       const row = this.pool[pos % size]!;
       used.add(row);
       const index = this.order[pos]!;
-      if (row.pos !== pos || row.index !== index || row.version !== this.version) this.fill(row, pos, index);
+      if (row.pos !== pos || row.index !== index || row.version !== this.version || row.generation !== generation) this.fill(row, pos, index);
       // Positions are relative to the spacer; in scaled mode rows follow the scroll offset.
       const y = scrollTop + (pos * ROW_HEIGHT - virtualTop);
       row.element.style.transform = `translateY(${y}px)`;
@@ -281,7 +286,7 @@ export class VirtualTable {
       });
       element.style.display = 'none';
       this.spacer.append(element);
-      this.pool.push({ element, cells, pos: -1, index: -1, version: -1 });
+      this.pool.push({ element, cells, pos: -1, index: -1, version: -1, generation: -1 });
     }
     while (this.pool.length > size) this.pool.pop()!.element.remove();
     for (const row of this.pool) row.pos = -1;
@@ -291,6 +296,7 @@ export class VirtualTable {
     row.pos = pos;
     row.index = index;
     row.version = this.version;
+    row.generation = this.host.store.generation;
     const e = row.element;
     e.dataset.index = String(index);
     e.setAttribute('aria-rowindex', String(pos + 2));

@@ -254,8 +254,10 @@ export class TrendPanel {
         plugins: [bandPlugin(() => this.band(), () => this.palette?.selection ?? 'rgba(0,120,212,0.18)')],
       });
     }
+    // sampleSize: the labels are dates of one width, a few measured say how many fit (Chart.js
+    // measured every label on each redraw).
     chart.options.scales = {
-      x: { stacked: true, ticks: { color: p.fg, autoSkip: true, maxRotation: 0 }, grid: { display: false }, border: { color: p.lines } },
+      x: { stacked: true, ticks: { color: p.fg, autoSkip: true, maxRotation: 0, sampleSize: 8 }, grid: { display: false }, border: { color: p.lines } },
       y: { stacked: true, beginAtZero: true, ...(share ? { max: 100 } : {}), ticks: { color: p.fg, callback: (v) => (share ? `${v}%` : formatCount(Number(v))) }, grid: { color: p.lines }, border: { display: false } },
     };
     chart.update('none');
