@@ -318,12 +318,14 @@ async function startFrameProfile(page: Page, frame: Frame): Promise<() => Promis
     await cdp.detach().catch(() => undefined);
     const self = new Map<string, number>();
     const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+    const total = profile.endTime - profile.startTime;
     profile.samples!.forEach((id, k) => {
       const f = byId.get(id)!.callFrame;
       const key = `${f.functionName || '(anonymous)'} ${f.url.split('/').pop()}:${f.lineNumber}`;
       self.set(key, (self.get(key) ?? 0) + (profile.timeDeltas![k] ?? 0));
     });
-    return `  webview CPU while loading (self time):\n${[...self].sort((a, b) => b[1] - a[1]).slice(0, 18).map(([k, v]) => `    ${Math.round(v / 1000)} ms ${k}`).join('\n')}`;
+    const idle = self.get('(idle) :-1') ?? 0;
+    return `  webview CPU while loading (self time; busy ${Math.round((total - idle) / 1000)} ms of ${Math.round(total / 1000)}):\n${[...self].sort((a, b) => b[1] - a[1]).slice(0, 18).map(([k, v]) => `    ${Math.round(v / 1000)} ms ${k}`).join('\n')}`;
   };
 }
 
