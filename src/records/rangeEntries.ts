@@ -75,12 +75,26 @@ export async function makeEntry(start: number, end: number, result: FetchResult,
   let records = result.records;
   let inside = true;
   let sorted = true;
-  for (let i = 0; i < records.length; i++) {
-    const t = records[i]!.dateMs;
-    if (!(t >= start && t <= end)) inside = false;
-    else if (i > 0 && t < records[i - 1]!.dateMs) sorted = false;
+  // In slices, like the sort: one pass over a million rows scattered in the heap, right as the
+  // body ended, was ~50 ms of the extension host's longest block (and the filter as much again).
+  const all = records;
+  await sliced(all.length, (a, b) => {
+    for (let i = a; i < b; i++) {
+      const t = all[i]!.dateMs;
+      if (!(t >= start && t <= end)) inside = false;
+      else if (i > 0 && t < all[i - 1]!.dateMs) sorted = false;
+    }
+  });
+  if (!inside) {
+    const kept: DmarcRecord[] = [];
+    await sliced(all.length, (a, b) => {
+      for (let i = a; i < b; i++) {
+        const r = all[i]!;
+        if (r.dateMs >= start && r.dateMs <= end) kept.push(r);
+      }
+    });
+    records = kept;
   }
-  if (!inside) records = records.filter((r) => r.dateMs >= start && r.dateMs <= end);
   if (!sorted || !inside) records = await sortByDate(records);
   return { start, end, records, warnings: result.warnings, rejected: result.rejected, fetchedAt, storedSeq: ++nextSeq };
 }
