@@ -71,25 +71,12 @@ const STREAM_BEHIND_ANALYSIS_MS = 10_000;
 
 /** The bytes of a `rows` message, whatever shape structured cloning gave them, read as a binary chunk. */
 export function decodeRows(data: unknown): RowChunk {
-  return decodeChunk(bytesOf(data));
-}
-
-/** The bytes of a `rows` message's data, whatever shape structured cloning gave them. */
-function bytesOf(data: unknown): Uint8Array<ArrayBuffer> {
-  if (data instanceof ArrayBuffer) return new Uint8Array(data);
-  if (ArrayBuffer.isView(data) && data.buffer instanceof ArrayBuffer) return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
-  throw new Error('the rows arrived in an unknown form');
-}
-
-/** A packed chunk's bytes (raw deflate), inflated by the browser. */
-async function unpack(data: unknown): Promise<Uint8Array> {
-  // Written to the stream directly: a Blob per chunk (registered with the browser process) was
-  // half a second of the webview's time over 100k rows in VS Code.
-  const stream = new DecompressionStream('deflate-raw');
-  const writer = stream.writable.getWriter();
-  void writer.write(bytesOf(data)).catch(() => undefined);
-  void writer.close().catch(() => undefined);
-  return new Uint8Array(await new Response(stream.readable).arrayBuffer());
+  let bytes: Uint8Array;
+  if (data instanceof Uint8Array) bytes = data;
+  else if (data instanceof ArrayBuffer) bytes = new Uint8Array(data);
+  else if (ArrayBuffer.isView(data)) bytes = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+  else throw new Error('the rows arrived in an unknown form');
+  return decodeChunk(bytes);
 }
 
 /**
@@ -118,8 +105,6 @@ export class RowPump {
   private lastAnalysis = 0;
   private firstRowsAt = 0;
   private idleHandle = 0;
-  /** Bumped by cancel(): a chunk being inflated then is dropped. */
-  private generation = 0;
 
   constructor(
     private readonly app: App,
@@ -169,7 +154,6 @@ export class RowPump {
 
   /** The rows on their way are dropped: the next load starts at offset 0. */
   cancel(): void {
-    this.generation++;
     this.queue.length = 0;
     this.stream.reset();
   }
@@ -188,20 +172,6 @@ export class RowPump {
       return;
     }
     this.pumping = true;
-    if (m.packed === true) {
-      // Inflated first (a packed chunk: src/panel/rowSender.ts); a cancel meanwhile drops it.
-      const generation = this.generation;
-      void unpack(m.data).then(
-        (data) => (generation === this.generation ? this.take({ ...m, data, packed: false }) : this.next()),
-        (err: unknown) => (generation === this.generation ? this.take({ ...m, data: err instanceof Error ? err : new Error(String(err)), packed: false }) : this.next()),
-      );
-      return;
-    }
-    this.take(m);
-  }
-
-  /** Reads one message of rows, then goes on with the next when the page has had its turn. */
-  private take(m: RowsMessage | (Omit<RowsMessage, 'data'> & { data: Error })): void {
     this.onRows(m);
     let done = false;
     const go = (): void => {
@@ -218,12 +188,11 @@ export class RowPump {
     }
   }
 
-  private onRows(m: RowsMessage | (Omit<RowsMessage, 'data'> & { data: Error })): void {
+  private onRows(m: RowsMessage): void {
     const app = this.app;
     const t0 = performance.now();
     let chunk: RowChunk;
     try {
-      if (m.data instanceof Error) throw m.data;
       chunk = decodeRows(m.data);
     } catch (err) {
       app.onError({ type: 'error', message: l10n.t('The rows could not be read: {0}', (err as Error).message), canRetry: true, canUpdateKey: false });

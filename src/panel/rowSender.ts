@@ -8,7 +8,6 @@
  * missed some (media/webview/data/rowStream.ts). A row's index is its position here, which is
  * what the webview sends back (getRow, export). No `vscode` import: the post function is given.
  */
-import { deflateRaw } from 'node:zlib';
 import type { DmarcRecord } from '../api/types';
 import type { HostMessage } from '../shared/protocol';
 import { encodeRows } from '../records/tuple';
@@ -33,24 +32,14 @@ const CHUNK = 1_250;
  * still never queue a million rows' worth in front of a slow webview.
  */
 const MAX_IN_FLIGHT = 64;
-/** While rows stream in, fewer than CHUNK of them wait at most this long before they are posted. */
-const BATCH_MS = 100;
 /**
- * Chunks after the first are deflated (level 1, in libuv's thread pool: the event loop only
- * waits). Every byte posted is copied, framed and read by VS Code on its way to the webview (in
- * VS Code for the Web: over a websocket into the window, read as a Blob, then cloned into the
- * webview's frames), and that relay was the webview's wait; the rows' chunks shrink 2.5 times
- * (13.1 -> 5.1 MB for 100k rows of bench:panel, 157 ms of deflating). The first chunk goes out
- * as it is, for the first paint.
+ * While rows stream in, fewer than CHUNK of them wait at most this long before they are posted.
+ * (Chunks go as encoded. Deflating them, level 1 in the thread pool, inflated by the page with
+ * DecompressionStream, made them 2.5 times smaller (13.1 -> 5.1 MB for 100k rows) and the relay
+ * through VS Code faster, but the page, the slowest step, had more to do: every row 3.5 s after
+ * the last byte against 2.5 s, medians of 6 and 3 bench:panel runs at 100k.)
  */
-const PACK_LEVEL = 1;
-
-/** `data` raw deflated, in a buffer of its own (zlib's output may sit in a larger one). */
-function pack(data: Uint8Array): Promise<Uint8Array> {
-  return new Promise((resolve, reject) =>
-    deflateRaw(data, { level: PACK_LEVEL }, (err, out) => (err ? reject(err) : resolve(new Uint8Array(out)))),
-  );
-}
+const BATCH_MS = 100;
 
 export class RowSender {
   private rows: DmarcRecord[] = [];
@@ -169,15 +158,10 @@ export class RowSender {
         const offset = this.sent;
         const count = Math.min(offset === 0 ? FIRST_CHUNK : CHUNK, available);
         const last = this.complete && offset + count === this.rows.length;
-        const encoded = encodeRows(this.rows, offset, count);
-        const total = this.rows.length;
-        const growing = !this.complete;
+        const data = encodeRows(this.rows, offset, count);
         this.sent += count;
         if (last) this.lastSent = true;
-        // (Should zlib ever fail, the chunk goes as it is.)
-        const packed = offset === 0 ? undefined : await pack(encoded).catch(() => undefined);
-        if (gen !== this.generation || !this.alive()) break;
-        const posted = this.post({ type: 'rows', load: this.loadId, offset, count, total, growing, data: packed ?? encoded, last, ...(packed ? { packed: true } : {}) });
+        const posted = this.post({ type: 'rows', load: this.loadId, offset, count, total: this.rows.length, growing: !this.complete, data, last });
         const settled: Promise<unknown> = Promise.resolve(posted).then(
           (): boolean => this.inFlight.delete(settled),
           (): boolean => this.inFlight.delete(settled),

@@ -8,8 +8,7 @@ import { normaliseRow } from '../../src/api/schema';
 import type { DmarcRecord } from '../../src/api/types';
 import { RowSender } from '../../src/panel/rowSender';
 import type { HostMessage } from '../../src/shared/protocol';
-import { S } from '../../src/shared/rowCodec';
-import { chunkOf } from './rowsMessage';
+import { decodeChunk, S } from '../../src/shared/rowCodec';
 
 type Rows = Extract<HostMessage, { type: 'rows' }>;
 
@@ -41,7 +40,7 @@ function harness(ackMs = 0) {
     for (const m of posted) {
       if (m.offset === 0) out.length = 0;
       assert.equal(m.offset, out.length, 'offsets follow on');
-      const c = chunkOf(m);
+      const c = decodeChunk(m.data);
       assert.equal(c.count, m.count);
       for (let i = 0; i < c.count; i++) out.push(c.strings[c.scalars[S.source]![i]!]!);
     }
@@ -138,7 +137,7 @@ describe('row sender (host → records webview)', () => {
     await new Promise((r) => setTimeout(r, 20));
     const again = posted.slice(before);
     assert.deepStrictEqual(again.map((m) => [m.load, m.offset, m.count, m.last, m.total]), [[0, 3500, 1250, false, 6000], [0, 4750, 1250, true, 6000]], 'rows 3500…5999 once, and the end again');
-    const c = chunkOf(again[0]!);
+    const c = decodeChunk(again[0]!.data);
     assert.equal(c.strings[c.scalars[S.source]![0]!], 'S3500');
   });
 
@@ -164,7 +163,7 @@ describe('row sender (host → records webview)', () => {
           const { take, resend } = stream.take(m);
           if (take) {
             if (m.offset === 0) got.length = 0;
-            const c = chunkOf(m);
+            const c = decodeChunk(m.data);
             for (let i = 0; i < c.count; i++) got.push(c.strings[c.scalars[S.source]![i]!]!);
           } else if (resend && inited) {
             resends.push(resend);
