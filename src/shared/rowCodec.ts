@@ -244,3 +244,22 @@ export function listOf(chunk: RowChunk, l: number, i: number): Codes {
   const b = Math.min(Math.max(starts[i + 1] ?? a, a), codes.length);
   return codes.subarray(a, b);
 }
+
+/**
+ * Copies of a chunk's list starts and codes in one new buffer (one allocation, not six), for the
+ * webview's store, which keeps the lists but not the chunk's buffer.
+ */
+export function copyLists(c: RowChunk): [Codes[], Codes[]] {
+  const arrays = [...c.listStarts, ...c.listCodes];
+  const narrow = arrays.every((a) => a instanceof Uint16Array);
+  const bytes = arrays.reduce((n, a) => n + a.length, 0) * (narrow ? 2 : 4);
+  const buf = new ArrayBuffer(bytes);
+  let at = 0;
+  const copies = arrays.map((a) => {
+    const copy: Codes = narrow ? new Uint16Array(buf, at, a.length) : new Uint32Array(buf, at, a.length);
+    copy.set(a);
+    at += copy.byteLength;
+    return copy;
+  });
+  return [copies.slice(0, c.listStarts.length), copies.slice(c.listStarts.length)];
+}
