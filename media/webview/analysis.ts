@@ -135,6 +135,13 @@ export class Analysis {
     setTimeout(run, 100);
   }
 
+  /** update() now (`true`) or once the next frame is painted (`'later'`). */
+  refresh(when: true | 'later', current: () => readonly [ViewState, View]): void {
+    if (when === 'later') return this.later(current);
+    const [state, view] = current();
+    this.update(state, view);
+  }
+
   update(state: ViewState, view: View): void {
     this.laterSeq++;
     this.laterPending = false;

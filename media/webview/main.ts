@@ -279,8 +279,7 @@ class App {
     this.table.setRows(this.view.order, renderTable);
     this.facets.update(this.view.facets);
     this.summary.update(this.view.summary, this.model.length);
-    if (analysis === 'later') this.analysis.later(() => [this.state, this.view]);
-    else if (analysis) this.analysis.update(this.state, this.view);
+    if (analysis) this.analysis.refresh(analysis, () => [this.state, this.view]);
     this.applyRestore();
     this.render();
   }
