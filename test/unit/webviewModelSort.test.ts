@@ -86,6 +86,28 @@ describe('webview model: sort', () => {
     assert.equal(m.resort(view, { column: 'emails', descending: false }), undefined);
   });
 
+  it('a search every row matches, after a re-sort of every row, reuses that view; a filtered view re-sorted does not stand for every row', () => {
+    const rows = generateRows(700, 5).map((r, i) => (i === 3 ? tuple({ source: 'Zmail.example' }) : r));
+    const m = modelOf(rows);
+    const every = m.compute({ search: '', facets: {} });
+    const sort = { column: 'emails' as const, descending: true };
+    const resorted = m.resort(every, sort)!;
+    // '.' is in every row's date or address: the search matches them all.
+    const all = m.compute({ search: '.', facets: {}, sort });
+    assert.equal(all, resorted);
+    const full = new RecordsModel();
+    appendTuples(full, rows);
+    assert.deepEqual([...all.order], [...full.compute({ search: '.', facets: {}, sort }).order]);
+    assert.deepEqual(all.facets, full.compute({ search: '.', facets: {}, sort }).facets);
+    // A search for one row, re-sorted: a search every row matches is computed, not that view.
+    const one = m.compute({ search: 'zmail', facets: {} });
+    assert.equal(one.order.length, 1);
+    const oneSorted = m.resort(one, { column: 'source', descending: false })!;
+    const dot = m.compute({ search: '.', facets: {}, sort: { column: 'source', descending: false } });
+    assert.notEqual(dot, oneSorted);
+    assert.equal(dot.order.length, rows.length);
+  });
+
   it('re-sorts after rows are appended', () => {
     const m = new RecordsModel();
     appendTuples(m, [tuple({ emails: 5 }), tuple({ emails: 1 })]);

@@ -55,3 +55,52 @@ export function extendCounts(c: FacetCounts, fields: readonly FieldIndex[], em: 
   }
   c.length = n;
 }
+
+/**
+ * Rows and emails per value of each facet over the rows a filter pass kept: `counted` (passing
+ * every facet) in each facet, and each row of `near` (failing exactly one facet, `nearFacet[k]`)
+ * in that facet only, so its options show what choosing them would add. Appended to `rows` and
+ * `emails`, one array each per field: tight loops over typed arrays, a field at a time.
+ */
+export function countRows(
+  fields: readonly FieldIndex[], em: Float64Array, counted: Uint32Array, near: Uint32Array, nearFacet: Uint8Array, rows: Uint32Array[], emails: Float64Array[],
+): void {
+  const visible = counted.length;
+  for (let f = 0; f < fields.length; f++) {
+    const field = fields[f]!;
+    const r = new Uint32Array(field.dict.length);
+    const e = new Float64Array(field.dict.length);
+    const codes = field.codes;
+    if (field.kind === 'single') {
+      for (let k = 0; k < visible; k++) {
+        const i = counted[k]!;
+        const c = codes[i]!;
+        r[c]!++;
+        e[c]! += em[i]!;
+      }
+      for (let k = 0; k < near.length; k++) {
+        if (nearFacet[k] !== f) continue;
+        const i = near[k]!;
+        const c = codes[i]!;
+        r[c]!++;
+        e[c]! += em[i]!;
+      }
+    } else {
+      const start = field.start;
+      for (let k = 0; k < visible + near.length; k++) {
+        let i: number;
+        if (k < visible) i = counted[k]!;
+        else if (nearFacet[k - visible] === f) i = near[k - visible]!;
+        else continue;
+        const x = em[i]!;
+        for (let j = start[i]!, end = start[i + 1]!; j < end; j++) {
+          const c = codes[j]!;
+          r[c]!++;
+          e[c]! += x;
+        }
+      }
+    }
+    rows.push(r);
+    emails.push(e);
+  }
+}

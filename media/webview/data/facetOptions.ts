@@ -74,8 +74,8 @@ export function facetOptions(
       return { key, label: key === NO_SIGNATURES ? NO_SIGNATURES : valueLabel(key), count: count[c] ?? 0, emails: sum[c] ?? 0, selected: selected.has(key) };
     });
     // Selected values the rows do not have (a restored view, a refreshed range) stay listed so they can be cleared.
-    const known = new Set(dict);
-    for (const key of selected) if (!known.has(key)) options.push({ key, label: key === '' ? EMPTY_LABEL : key, count: 0, emails: 0, selected: true });
+    const known = selected.size > 0 ? new Set(dict) : undefined;
+    for (const key of selected) if (!known?.has(key)) options.push({ key, label: key === '' ? EMPTY_LABEL : key, count: 0, emails: 0, selected: true });
     result[id] = options;
   });
   return result;

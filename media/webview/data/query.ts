@@ -5,7 +5,7 @@
  */
 import type { RowChunk } from '../../../src/shared/rowCodec';
 import { FACETS, type ColumnId, type FacetId } from '../../../src/shared/columns';
-import { extendCounts, type FacetCounts } from './facetCounts';
+import { countRows, extendCounts, type FacetCounts } from './facetCounts';
 import { facetOptions, type FacetOption } from './facetOptions';
 import type { FieldIndex } from './fieldTypes';
 import { Fields, type FieldId } from './fields';
@@ -78,6 +78,8 @@ export class RecordsModel {
    * a letter every row has) at a million rows reuses it instead of putting them all in order again.
    */
   private everyView: { version: number; order: Uint32Array; view: View } | undefined;
+  /** Views of every row with nothing filtered (in any order): a re-sort of one is the every view of its new order. */
+  private readonly unfilteredViews = new WeakSet<View>();
   /** Every row in row order (no sort, nothing filtered: also a search every row matches), extended as rows come. */
   private readonly rowOrder = new RowOrderView();
   private flagsBuf = new Uint8Array(0);
@@ -225,7 +227,13 @@ export class RecordsModel {
         out[p++] = i;
       }
     }
-    return { ...view, order: out, posOf };
+    const sorted = { ...view, order: out, posOf };
+    if (this.unfilteredViews.has(view)) {
+      // Every row, nothing filtered: a search every row matches (a first letter) reuses it.
+      this.unfilteredViews.add(sorted);
+      this.everyView = { version: this.store.version, order, view: sorted };
+    }
+    return sorted;
   }
 
   /** The view for a query: filtered rows in sort order, facet options with counts, summary. */
@@ -234,20 +242,22 @@ export class RecordsModel {
     const n = s.length;
     let t0 = performance.now();
     const found = this.searchMask(query.search);
-    const mask = found?.mask;
     const gmask = this.groupMask(query.groups);
     const nothingElse = !gmask && !query.days && !FACETS.some((id) => query.facets[id]?.length);
     if (!query.sort && (!found || found.rows.length === n) && nothingElse) {
       this.timings.sortMs = 0;
       const fields = FACETS.map((f) => this.fields.get(f));
-      return this.timed(t0, this.rowOrder.view(s, fields, this.everyRow(fields)));
+      const view = this.rowOrder.view(s, fields, this.everyRow(fields));
+      this.unfilteredViews.add(view);
+      return this.timed(t0, view);
     }
     const ts = performance.now();
     const order = this.sortedOrder(query.sort);
     t0 += performance.now() - ts; // the filter's time, without the sort's
     const ev = this.everyView;
     const every = ev && ev.version === s.version && ev.order === order && nothingElse ? ev.view : undefined;
-    if (every && !mask) return this.timed(t0, every);
+    // Nothing filtered, or a search every row matches: the rows of every row's view, in this order.
+    if (every && (!found || found.rows.length === n)) return this.timed(t0, every);
     const fields = FACETS.map((f) => this.fields.get(f));
     const active: ActiveFacet[] = [];
     FACETS.forEach((id, f) => {
@@ -313,51 +323,13 @@ export class RecordsModel {
       }
     }
 
-    if (every && visibleCount === n) return this.timed(t0, every);
     // Counted one field at a time: tight loops over typed arrays. Without any filter the counts
     // are those of every row, kept and extended as rows come (clearing the search is then instant).
     const all = this.everyRow(fields);
     const unfiltered = visibleCount === n;
     const rows: Uint32Array[] = unfiltered ? all.rows.slice() : [];
     const emails: Float64Array[] = unfiltered ? all.emails.slice() : [];
-    const em = s.emails;
-    for (let f = unfiltered ? fields.length : 0; f < fields.length; f++) {
-      const field = fields[f]!;
-      const r = new Uint32Array(field.dict.length);
-      const e = new Float64Array(field.dict.length);
-      const codes = field.codes;
-      if (field.kind === 'single') {
-        for (let k = 0; k < visibleCount; k++) {
-          const i = counted[k]!;
-          const c = codes[i]!;
-          r[c]!++;
-          e[c]! += em[i]!;
-        }
-        for (let k = 0; k < nearCount; k++) {
-          if (nearFacet[k] !== f) continue;
-          const i = near[k]!;
-          const c = codes[i]!;
-          r[c]!++;
-          e[c]! += em[i]!;
-        }
-      } else {
-        const start = field.start;
-        for (let k = 0; k < visibleCount + nearCount; k++) {
-          let i: number;
-          if (k < visibleCount) i = counted[k]!;
-          else if (nearFacet[k - visibleCount] === f) i = near[k - visibleCount]!;
-          else continue;
-          const x = em[i]!;
-          for (let j = start[i]!, end = start[i + 1]!; j < end; j++) {
-            const c = codes[j]!;
-            r[c]!++;
-            e[c]! += x;
-          }
-        }
-      }
-      rows.push(r);
-      emails.push(e);
-    }
+    if (!unfiltered) countRows(fields, s.emails, counted.subarray(0, visibleCount), near.subarray(0, nearCount), nearFacet, rows, emails);
 
     const out = new Uint32Array(visibleCount);
     const trendRows = new Uint32Array(trendCount);
@@ -380,7 +352,10 @@ export class RecordsModel {
     const summary = summarize(s, counted.subarray(0, visibleCount));
     const facets = facetOptions(FACETS, fields, all.rows, rows, emails, query.facets);
     const view = { order: out, posOf, trendRows, facets, summary };
-    if (nothingElse && visibleCount === n) this.everyView = { version: s.version, order, view };
+    if (nothingElse && visibleCount === n) {
+      this.everyView = { version: s.version, order, view };
+      this.unfilteredViews.add(view);
+    }
     return this.timed(t0, view);
   }
 
