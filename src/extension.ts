@@ -5,6 +5,7 @@ import { AccountStore } from './accounts/accountStore';
 import { PUBLIC_BASE_URL, registerAccountCommands } from './accounts/accountCommands';
 import { DiskCache } from './records/diskCache';
 import { RecordStore } from './records/recordStore';
+import { Busy } from './shared/busy';
 import { DmarcTreeProvider, VIEW_ID, type TreeSettings } from './tree/dmarcTree';
 import type { Node } from './tree/nodes';
 import { windowPrompter, type Prompter } from './ui/prompter';
@@ -61,6 +62,8 @@ export function activate(context: vscode.ExtensionContext): DmarcExplorerApi | u
     resolver: () => ptrResolver(context.extensionMode === vscode.ExtensionMode.Test, testResolver, vscode.workspace.getConfiguration('dmarc').get<boolean>('import.reverseDns', true)),
   });
   const lookup = withReportFiles(accounts, reportFiles);
+  // Panels sending rows to their webviews are busy; the disk cache writes once they are not.
+  const busy = new Busy();
   const store = new RecordStore({
     fetch: async (scope, start, end, signal, onRows) => {
       // Report files: the rows are already read (the library is the "server").
@@ -86,12 +89,13 @@ export function activate(context: vscode.ExtensionContext): DmarcExplorerApi | u
       return result;
     },
     writeDelayMs: 3000,
+    quiet: () => busy.quiet(),
     disk: new DiskCache(vscode.Uri.joinPath(context.globalStorageUri, 'records').fsPath, { log: (l) => log.debug(l) }),
     log: (l) => log.debug(l),
     noDisk: (accountId) => accountId === REPORT_FILES_ID,
   });
   const tree = new DmarcTreeProvider(accounts, store, () => settings().tree, log, undefined, reportFiles);
-  const panels = new RecordsPanels({ extensionUri: context.extensionUri, accounts: lookup, store, log, memento: context.globalState });
+  const panels = new RecordsPanels({ extensionUri: context.extensionUri, accounts: lookup, store, log, memento: context.globalState, busy });
   let prompter: Prompter = windowPrompter;
   const view = vscode.window.createTreeView<Node>(VIEW_ID, {
     treeDataProvider: tree,

@@ -15,6 +15,7 @@ import { RowSender } from './rowSender';
 import { MessageGate } from './messageGate';
 import { escapeHtml, panelHtml } from './panelHtml';
 import { identityOf, panelKey, titleOf, type PanelTarget } from './panelIdentity';
+import type { Busy } from '../shared/busy';
 
 export type { PanelTarget } from './panelIdentity';
 
@@ -28,6 +29,8 @@ export interface PanelDeps {
   log: vscode.LogOutputChannel;
   /** Where the user's column layout is kept (globalState): one layout for every panel. */
   memento?: vscode.Memento;
+  /** Marked busy while a panel loads and sends its rows (the disk cache waits: src/shared/busy.ts). */
+  busy?: Busy;
 }
 
 const LAYOUT_KEY = 'dmarc.panel.columnLayout';
@@ -272,7 +275,10 @@ export class RecordsPanel implements vscode.Disposable {
    * network, each chunk as soon as its rows arrived, while the rest of the body is on its way.
    */
   load(refresh: boolean, extraNotices: readonly string[] = []): Promise<void> {
-    return (this.loading = this.loadRows(refresh, extraNotices));
+    const done = this.deps.busy?.begin();
+    const loading = this.loadRows(refresh, extraNotices);
+    loading.then(done, done);
+    return (this.loading = loading);
   }
 
   private async loadRows(refresh: boolean, extraNotices: readonly string[]): Promise<void> {

@@ -60,6 +60,11 @@ export interface RecordStoreOptions {
    */
   writeDelayMs?: number;
   /**
+   * Resolves when the views are not busy taking in rows (src/shared/busy.ts): after
+   * `writeDelayMs` a settled range's disk write also waits for this.
+   */
+  quiet?: () => Promise<void>;
+  /**
    * Rows kept in memory across all ranges; past it the oldest ranges are dropped (settled ones
    * are still on disk). Unbounded, every 100k-row range a user opens stays on the heap and each
    * garbage collection gets longer. Default 300,000.
@@ -126,6 +131,7 @@ export class RecordStore {
   private readonly disk: DiskCache | undefined;
   private readonly noDisk: (accountId: string) => boolean;
   private readonly writeDelayMs: number;
+  private readonly quiet: () => Promise<void>;
   private readonly maxRecords: number;
   private readonly now: () => Date;
   private readonly settleDays: number;
@@ -133,12 +139,14 @@ export class RecordStore {
   /** accountId → organizationId → state */
   private readonly accounts = new Map<string, Map<string, ScopeState>>();
   private readonly writes = new Set<Promise<void>>();
+  private woken = wakeSignal();
 
   constructor(opts: RecordStoreOptions) {
     this.fetcher = opts.fetch;
     this.disk = opts.disk;
     this.noDisk = opts.noDisk ?? (() => false);
     this.writeDelayMs = opts.writeDelayMs ?? 0;
+    this.quiet = opts.quiet ?? (() => Promise.resolve());
     this.maxRecords = opts.maxRecords ?? 300_000;
     this.now = opts.now ?? (() => new Date());
     this.settleDays = opts.settleDays ?? DEFAULT_SETTLE_DAYS;
@@ -220,6 +228,7 @@ export class RecordStore {
     if (organizationId === undefined) this.accounts.delete(accountId);
     else this.accounts.get(accountId)?.delete(organizationId);
     // A write already under way would otherwise land after the clear.
+    this.wakeWrites();
     await this.flush();
     await this.disk?.clear(accountId, organizationId).catch((err: unknown) => this.log(`disk cache clear failed: ${String(err)}`));
   }
@@ -354,10 +363,29 @@ export class RecordStore {
 
   private write(disk: DiskCache, scope: RecordScope, entry: Entry): void {
     const delay = this.writeDelayMs;
-    const p = (delay > 0 ? new Promise<void>((r) => setTimeout(r, delay)) : Promise.resolve())
-      .then(() => disk.write(scope.accountId, scope.organizationId, entry.start, entry.end, entry, entry.fetchedAt))
+    const state = this.accounts.get(scope.accountId)?.get(scope.organizationId);
+    const waited = async (): Promise<void> => {
+      const woken = this.woken.promise;
+      if (delay > 0) await Promise.race([new Promise<void>((r) => setTimeout(r, delay)), woken]);
+      await Promise.race([this.quiet(), woken]);
+    };
+    const p = waited()
+      // Invalidated while it waited: nothing to write (the files are being cleared).
+      .then(() => (state === this.accounts.get(scope.accountId)?.get(scope.organizationId) ? disk.write(scope.accountId, scope.organizationId, entry.start, entry.end, entry, entry.fetchedAt) : undefined))
       .catch((err: unknown) => this.log(`disk cache write failed: ${String(err)}`))
       .finally(() => this.writes.delete(p));
     this.writes.add(p);
   }
+
+  /** Writes waiting (their delay, quiet views) go ahead at once: `invalidate` waits for them. */
+  private wakeWrites(): void {
+    this.woken.resolve();
+    this.woken = wakeSignal();
+  }
+}
+
+function wakeSignal(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
 }

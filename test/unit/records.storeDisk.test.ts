@@ -195,4 +195,39 @@ describe('records: RecordStore + DiskCache', () => {
     await s.flush();
     assert.match(logs.join('\n'), /disk cache write failed/);
   });
+  it('a settled range waits for the views to be quiet before it is written; invalidated meanwhile, it is not written', async () => {
+    let quiet!: () => void;
+    let waits = 0;
+    let written = 0;
+    const disk = new DiskCache(dir);
+    const write = disk.write.bind(disk);
+    disk.write = (...args) => {
+      written++;
+      return write(...args);
+    };
+    const s = new RecordStore({
+      fetch: api.fetch, disk, now: () => now,
+      quiet: () => {
+        waits++;
+        return new Promise<void>((r) => (quiet = r));
+      },
+    });
+    await s.get(scope, oct.start, oct.end);
+    await new Promise((r) => setTimeout(r, 20));
+    assert.equal(waits, 1);
+    assert.equal(files().length, 0, 'nothing written while a view is busy');
+    quiet();
+    await s.flush();
+    assert.equal(files().length, 1);
+
+    // Waiting again, then the organization is forgotten: invalidate does not wait for the views, and nothing is written.
+    await s.get(scope, sep.start, sep.end);
+    await new Promise((r) => setTimeout(r, 20));
+    assert.equal(waits, 2);
+    const t0 = Date.now();
+    await s.invalidate(scope.accountId, scope.organizationId);
+    assert.ok(Date.now() - t0 < 1000);
+    assert.equal(written, 1, 'the waiting write was dropped, not made and then cleared');
+    assert.equal(files().length, 0);
+  });
 });
