@@ -4,7 +4,8 @@
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import { COLUMNS } from '../../src/shared/columns';
-import { lowerIncludes, NCOL, SearchIndex } from '../../media/webview/data/searchIndex';
+import { NCOL, SearchIndex } from '../../media/webview/data/searchIndex';
+import { lowerIncludes } from '../../media/webview/data/searchBits';
 import { RowStore } from '../../media/webview/data/store';
 import { appendTuples } from '../../media/webview/data/tuples';
 import { RecordsModel } from '../../media/webview/data/query';
@@ -68,16 +69,19 @@ describe('webview: the search index, against a scan of every cell', () => {
     );
   });
 
-  it('searching given rows finds what searching every row finds among them, in order', () => {
+  it('searching given rows finds what searching every row finds among them, in order, prepared ahead or not', () => {
     fc.assert(
       fc.property(
         fc.array(fc.tuple(fc.array(word, { minLength: 19, maxLength: 19 }), fc.array(word, { maxLength: 4 })), { minLength: 1, maxLength: 40 }),
         fc.integer({ min: 1, max: 9 }),
         fc.array(fc.constantFrom('m', 'ma', 'mai', 'mail', 'a', 'ai', 'é', 'x=', '4', 'zz', '.', '-', ':', 'x:y'), { minLength: 1, maxLength: 6 }),
         fc.array(fc.boolean(), { minLength: 40, maxLength: 40 }),
-        (rows, size, queries, pick) => {
+        fc.boolean(),
+        (rows, size, queries, pick, prepared) => {
           const store = new RowStore();
           for (let k = 0; k < rows.length; k += size) appendTuples(store, rows.slice(k, k + size).map(([w, e]) => row(w, e)));
+          // Prepared, one-letter queries are answered per segment where they can be (wholeSegment).
+          if (prepared) while (store.search.prepareNext());
           const n = store.length;
           const given = Uint32Array.from([...Array(n).keys()].filter((i) => pick[i]));
           for (const q of queries) {
@@ -92,6 +96,24 @@ describe('webview: the search index, against a scan of every cell', () => {
       ),
       { numRuns: 150 },
     );
+  });
+
+  it('a one-letter query is answered for a whole prepared segment when a column always has it, or no string does', () => {
+    const store = new RowStore();
+    const cells = (first: string, rest: string): string[] => [first, ...Array(18).fill(rest)];
+    appendTuples(store, [row(cells('Mail.example', 'x'), []), row(cells('ham', 'y'), ['k', 'v'])]);
+    while (store.search.prepareNext());
+    const seg = (store.search as unknown as { segments: { wholeSegment(q: string): string | undefined }[] }).segments[0]!;
+    assert.equal(seg.wholeSegment('m'), 'all'); // every string of the first column has an m (one as M)
+    assert.equal(seg.wholeSegment('q'), 'none');
+    assert.equal(seg.wholeSegment('x'), undefined); // some rows only
+    assert.equal(seg.wholeSegment('k'), undefined); // an extra field: a row may lack it
+    assert.equal(seg.wholeSegment('ma'), undefined); // more than one character: the strings tell
+    assert.equal(seg.wholeSegment('4'), undefined); // digits share a bit: not exact
+    const mask = new Uint8Array(2);
+    store.search.search('m', 0, 2, mask, Uint8Array.from([0, 1]));
+    assert.deepStrictEqual([...mask], [0, 1]);
+    assert.deepStrictEqual([...store.search.searchRows('k', Uint32Array.from([0, 1]), new Uint8Array(2))], [1]);
   });
 
   it('sets only what matches: rows already marked stay marked, rows outside the range are not touched', () => {
