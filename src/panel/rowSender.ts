@@ -167,7 +167,7 @@ export class RowSender {
           (): boolean => this.inFlight.delete(settled),
         );
         this.inFlight.add(settled);
-        if (Math.floor((offset + count) / 25_000) > Math.floor(offset / 25_000)) perfMark('posted', { rows: offset + count });
+        if (Math.floor((offset + count) / 25_000) > Math.floor(offset / 25_000)) perfMark('posted', { rows: offset + count, inFlight: this.inFlight.size, waiting: this.rows.length - this.sent });
         if (offset === 0) {
           await settled;
           this.onFirstPosted?.();

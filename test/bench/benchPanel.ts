@@ -20,7 +20,8 @@
  *                 rows, before the rest was appended
  *
  * Options (env): BENCH_ROWS (default 100000), BENCH_RUNS (default 5); BENCH_PHASES=1 prints when
- * each step of a run happened; BENCH_CPUPROFILE=<dir> writes CPU profiles of the extension host.
+ * each step of a run happened; BENCH_CPUPROFILE=<dir> writes CPU profiles of the extension host;
+ * BENCH_EXPORTPROFILE=1 prints where the workbench window's main thread spent the export.
  */
 import { spawn } from 'node:child_process';
 import { readFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -133,7 +134,11 @@ async function main(): Promise<void> {
       results.bodyMB = (response.bytes ?? 0) / 1048576;
       if (process.env.BENCH_PHASES) {
         const marks = readPerf(perfFile).filter((e) => e.event !== 'loop' && e.event !== 'gc' && e.at >= since);
-        const steps = [...marks.map((e) => [e.event, e.at] as const), ['webviewScript', perf.scriptAt] as const, ['webviewFirstChunk', perf.firstChunkAt] as const, ['webviewFirstPaint', perf.firstPaintAt] as const, [`webviewLastChunk (${perf.queuedAtLast} queued)`, perf.lastChunkAt] as const, ['webviewLoaded', perf.loadedAt] as const]
+        const label = (e: (typeof marks)[number]): string => {
+          const d = e as { rows?: number; inFlight?: number; waiting?: number };
+          return e.event === 'posted' && d.inFlight !== undefined ? `posted ${d.rows} (${d.inFlight} in flight, ${d.waiting} waiting)` : e.event;
+        };
+        const steps = [...marks.map((e) => [label(e), e.at] as const), ['webviewScript', perf.scriptAt] as const, ['webviewFirstChunk', perf.firstChunkAt] as const, ['webviewFirstPaint', perf.firstPaintAt] as const, [`webviewLastChunk (${perf.queuedAtLast} queued)`, perf.lastChunkAt] as const, ['webviewLoaded', perf.loadedAt] as const]
           .sort((a, b) => a[1] - b[1]);
         console.log(steps.map(([name, at]) => `  ${String(at - response.at).padStart(6)} ms  ${name}`).join('\n'));
         const loops = readPerf(perfFile).filter((e) => e.event === 'loop' && e.at >= since && (e.maxMs ?? 0) > 50);
@@ -329,6 +334,39 @@ async function startFrameProfile(page: Page, frame: Frame): Promise<() => Promis
   };
 }
 
+/** BENCH_EXPORTPROFILE=1: a CPU profile of the workbench window's main thread; the stop function gives its top self and total times. */
+async function startWindowProfile(page: Page): Promise<() => Promise<string>> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 500 });
+  await cdp.send('Profiler.start');
+  return async () => {
+    const { profile } = await cdp.send('Profiler.stop');
+    await cdp.detach().catch(() => undefined);
+    const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+    const parent = new Map<number, number>();
+    for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+    const name = (id: number): string => {
+      const f = byId.get(id)!.callFrame;
+      return `${f.functionName || '(anonymous)'} ${f.url.split('/').pop()}:${f.lineNumber}`;
+    };
+    const self = new Map<string, number>();
+    const total = new Map<string, number>();
+    profile.samples!.forEach((id, k) => {
+      const dt = profile.timeDeltas![k] ?? 0;
+      self.set(name(id), (self.get(name(id)) ?? 0) + dt);
+      const seen = new Set<string>();
+      for (let x: number | undefined = id; x !== undefined; x = parent.get(x)) {
+        const key = name(x);
+        if (!seen.has(key)) total.set(key, (total.get(key) ?? 0) + dt);
+        seen.add(key);
+      }
+    });
+    const top = (m: Map<string, number>, n: number): string => [...m].sort((a, b) => b[1] - a[1]).slice(0, n).map(([k, v]) => `    ${Math.round(v / 1000)} ms ${k}`).join('\n');
+    return `  workbench window CPU during the export (self):\n${top(self, 25)}\n  (total):\n${top(total, 40)}`;
+  };
+}
+
 /** The webview's live JS heap plus its typed arrays, in MB; BENCH_HEAPSNAPSHOT=<file> also writes a heap snapshot of it. */
 async function webviewHeapMB(page: Page, frame: Frame): Promise<number> {
   // The webview is an out-of-process frame of the workbench page: a DevTools session of its own.
@@ -364,6 +402,7 @@ async function exportAll(page: Page, frame: Frame, perfFile: string, rows: numbe
   await openPalette(page, title);
   const item = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
   await item.waitFor({ state: 'visible' });
+  const profile = process.env.BENCH_EXPORTPROFILE ? await startWindowProfile(page) : undefined;
   const t0 = Date.now();
   if (process.env.BENCH_DEBUG) console.log(`  palette items: ${(await page.locator('.quick-input-list .monaco-list-row').allInnerTexts()).join(' | ')}`);
   await item.click();
@@ -380,6 +419,7 @@ async function exportAll(page: Page, frame: Frame, perfFile: string, rows: numbe
     }
     await page.waitForTimeout(20);
   }
+  if (profile) console.log(await profile());
   if (process.env.BENCH_PHASES) {
     const marks = readPerf(perfFile).filter((e) => e.event.startsWith('export') && e.at >= t0);
     console.log(`  export: ${marks.map((e) => `${e.event} +${e.at - t0}`).join(', ')}`);
