@@ -8,6 +8,7 @@
  * missed some (media/webview/data/rowStream.ts). A row's index is its position here, which is
  * what the webview sends back (getRow, export). No `vscode` import: the post function is given.
  */
+import { deflateRaw } from 'node:zlib';
 import type { DmarcRecord } from '../api/types';
 import type { HostMessage } from '../shared/protocol';
 import { encodeRows } from '../records/tuple';
@@ -32,14 +33,30 @@ const CHUNK = 1_250;
  * still never queue a million rows' worth in front of a slow webview.
  */
 const MAX_IN_FLIGHT = 64;
-/**
- * While rows stream in, fewer than CHUNK of them wait at most this long before they are posted.
- * (Chunks go as encoded. Deflating them, level 1 in the thread pool, inflated by the page with
- * DecompressionStream, made them 2.5 times smaller (13.1 -> 5.1 MB for 100k rows) and the relay
- * through VS Code faster, but the page, the slowest step, had more to do: every row 3.5 s after
- * the last byte against 2.5 s, medians of 6 and 3 bench:panel runs at 100k.)
- */
+/** While rows stream in, fewer than CHUNK of them wait at most this long before they are posted. */
 const BATCH_MS = 100;
+/**
+ * Chunks are deflated (level 1, in libuv's thread pool: the event loop only waits) while VS Code
+ * holds at least PACK_IN_FLIGHT of them: the relay through VS Code is behind. Every byte posted is
+ * copied, framed and read by VS Code on its way to the webview (in VS Code for the Web: over a
+ * websocket into the window, read as a Blob, then cloned into the webview's frames); at a million
+ * rows the sender waited on 64 messages in flight for most of the download, up to 325k rows
+ * behind them, and after the last byte the 64 in flight alone (10 MB) took up to 2 s to cross,
+ * while the page had none left to read. Deflated, chunks shrink 2.5 times (13.1 -> 5.1 MB for
+ * 100k rows). While the relay keeps up they go as they are: the page inflates a packed chunk
+ * before it reads it (deflating every chunk of a 100k load, where the page was then the slowest
+ * step, made its last row later: 3.5 s after the last byte against 2.5 s, medians of 6 and 3
+ * runs). The first chunk always goes as it is.
+ */
+const PACK_IN_FLIGHT = 32;
+const PACK_LEVEL = 1;
+
+/** `data` raw deflated, in a buffer of its own (zlib's output may sit in a larger one). */
+function pack(data: Uint8Array): Promise<Uint8Array> {
+  return new Promise((resolve, reject) =>
+    deflateRaw(data, { level: PACK_LEVEL }, (err, out) => (err ? reject(err) : resolve(new Uint8Array(out)))),
+  );
+}
 
 export class RowSender {
   private rows: DmarcRecord[] = [];
@@ -53,6 +70,8 @@ export class RowSender {
   private loadId = 0;
   private waiters: (() => void)[] = [];
   private readonly inFlight = new Set<Promise<unknown>>();
+  /** Chunks of this load posted deflated (performance traces). */
+  private packedChunks = 0;
   /** BATCH_MS passed with fewer than CHUNK rows waiting: post them anyway. */
   private waited = false;
   /** Called once, when the first chunk of a load has been posted (performance traces). */
@@ -82,6 +101,7 @@ export class RowSender {
   reset(): void {
     this.generation++;
     this.loadId++;
+    this.packedChunks = 0;
     this.rows = [];
     this.sent = 0;
     this.complete = false;
@@ -158,16 +178,22 @@ export class RowSender {
         const offset = this.sent;
         const count = Math.min(offset === 0 ? FIRST_CHUNK : CHUNK, available);
         const last = this.complete && offset + count === this.rows.length;
-        const data = encodeRows(this.rows, offset, count);
+        const encoded = encodeRows(this.rows, offset, count);
+        const total = this.rows.length;
+        const growing = !this.complete;
         this.sent += count;
         if (last) this.lastSent = true;
-        const posted = this.post({ type: 'rows', load: this.loadId, offset, count, total: this.rows.length, growing: !this.complete, data, last });
+        // (Should zlib ever fail, the chunk goes as it is.)
+        const packed = offset > 0 && this.inFlight.size >= PACK_IN_FLIGHT ? await pack(encoded).catch(() => undefined) : undefined;
+        if (packed) this.packedChunks++;
+        if (gen !== this.generation || !this.alive()) break;
+        const posted = this.post({ type: 'rows', load: this.loadId, offset, count, total, growing, data: packed ?? encoded, last, ...(packed ? { packed: true } : {}) });
         const settled: Promise<unknown> = Promise.resolve(posted).then(
           (): boolean => this.inFlight.delete(settled),
           (): boolean => this.inFlight.delete(settled),
         );
         this.inFlight.add(settled);
-        if (Math.floor((offset + count) / 25_000) > Math.floor(offset / 25_000)) perfMark('posted', { rows: offset + count, inFlight: this.inFlight.size, waiting: this.rows.length - this.sent });
+        if (Math.floor((offset + count) / 25_000) > Math.floor(offset / 25_000)) perfMark('posted', { rows: offset + count, inFlight: this.inFlight.size, waiting: this.rows.length - this.sent, packed: this.packedChunks });
         if (offset === 0) {
           await settled;
           this.onFirstPosted?.();

@@ -89,10 +89,11 @@ export type HostMessage =
   /** A load started (`load`: the id its rows will carry). */
   | { type: 'loading'; message: string; load?: number }
   /**
-   * Rows `offset…offset+count-1`; `data` is one binary chunk (src/shared/rowCodec.ts). `total`
-   * is the rows known so far; `growing` says more are still arriving. `last` on the final chunk.
+   * Rows `offset…offset+count-1`; `data` is one binary chunk (src/shared/rowCodec.ts), raw
+   * deflated when `packed` (src/panel/rowSender.ts). `total` is the rows known so far; `growing`
+   * says more are still arriving. `last` on the final chunk.
    */
-  | { type: 'rows'; load: number; offset: number; count: number; total: number; growing: boolean; data: Uint8Array; last: boolean }
+  | { type: 'rows'; load: number; offset: number; count: number; total: number; growing: boolean; data: Uint8Array; last: boolean; packed?: boolean }
   /** Rows were dropped or kept with warnings while reading the response: shown as a notice. */
   | { type: 'notices'; notices: string[] }
   /** `partial`: the load failed after this many rows arrived; they stay shown, marked incomplete. */

@@ -8,7 +8,8 @@ import { closeUntitled, extensionApi, removeAllAccounts, runScripted, until } fr
 import type { DmarcExplorerApi } from '../../src/extension';
 import type { RecordsPanel } from '../../src/panel/recordsPanel';
 import { presetRange, rangeLabel } from '../../src/records/dateInput';
-import { decodeChunk, S } from '../../src/shared/rowCodec';
+import { S } from '../../src/shared/rowCodec';
+import { chunkOf } from '../unit/rowsMessage';
 
 const KEY = 'panel-suite-key-93be';
 const ORG = 'org-panel-1';
@@ -205,7 +206,7 @@ describe('records panel (extension host, local API server)', () => {
       const again = posted.filter((m) => m.type === 'rows') as { offset: number; count: number; data: Uint8Array }[];
       assert.equal(again[0]!.offset, 10);
       assert.equal(again.reduce((n, m) => n + m.count, 0), opened.rows.length - 10);
-      const chunk = decodeChunk(again[0]!.data);
+      const chunk = chunkOf(again[0]!);
       assert.equal(chunk.strings[chunk.scalars[S.ipAddress]![0]!], opened.rows[10]!.ipAddress, 'row 10 first');
       // Another load's rows, or rows not sent yet, are not posted again.
       posted.length = 0;
@@ -229,7 +230,7 @@ describe('records panel (extension host, local API server)', () => {
     (webview as unknown as { postMessage: (m: Record<string, unknown>) => Thenable<boolean> }).postMessage = (m) => {
       // A rows chunk is binary: read back every string in it.
       if (m.type === 'rows' && m.data instanceof Uint8Array) {
-        const chunk = decodeChunk(m.data);
+        const chunk = chunkOf({ data: m.data, packed: m.packed === true });
         rows += chunk.count;
         texts.push(chunk.strings.join('\n'));
       }

@@ -7,8 +7,10 @@ import { RowStream, type Resend } from '../../media/webview/data/rowStream';
 import { normaliseRow } from '../../src/api/schema';
 import type { DmarcRecord } from '../../src/api/types';
 import { RowSender } from '../../src/panel/rowSender';
+import { encodeRows } from '../../src/records/tuple';
 import type { HostMessage } from '../../src/shared/protocol';
-import { decodeChunk, S } from '../../src/shared/rowCodec';
+import { S } from '../../src/shared/rowCodec';
+import { chunkOf } from './rowsMessage';
 
 type Rows = Extract<HostMessage, { type: 'rows' }>;
 
@@ -40,7 +42,7 @@ function harness(ackMs = 0) {
     for (const m of posted) {
       if (m.offset === 0) out.length = 0;
       assert.equal(m.offset, out.length, 'offsets follow on');
-      const c = decodeChunk(m.data);
+      const c = chunkOf(m);
       assert.equal(c.count, m.count);
       for (let i = 0; i < c.count; i++) out.push(c.strings[c.scalars[S.source]![i]!]!);
     }
@@ -111,6 +113,44 @@ describe('row sender (host → records webview)', () => {
     assert.ok(counts.length === 81 && counts.slice(1, -1).every((c) => c === 1250), `then 1,250 a message: ${counts.join(',')}`);
   });
 
+  it('deflates chunks only while VS Code holds 32 or more of them; every row arrives once, in order', async () => {
+    const posted: Rows[] = [];
+    const acks: (() => void)[] = [];
+    const sender = new RowSender(
+      (m) => {
+        if (m.type !== 'rows') return Promise.resolve(true);
+        posted.push(m);
+        return new Promise((r) => acks.push(() => r(true)));
+      },
+      () => true,
+    );
+    sender.add(records(1000));
+    sender.add(records(99_000, 1000));
+    const done = sender.finish();
+    await new Promise((r) => setTimeout(r, 50));
+    acks.splice(0).forEach((ack) => ack()); // the first message: the sender waits for it alone
+    for (let seen = -1; seen !== posted.length; ) {
+      seen = posted.length;
+      await new Promise((r) => setTimeout(r, 300));
+    }
+    // VS Code holds them: the first 32 after the first go as they are, the next 32 deflated.
+    assert.equal(posted.length, 65);
+    assert.deepStrictEqual(posted.map((m) => m.packed === true), [...Array(33).fill(false), ...Array(32).fill(true)]);
+    assert.ok(posted[40]!.data.byteLength * 2 < encodeRows(records(100_000), posted[40]!.offset, posted[40]!.count).byteLength, 'deflated: less than half the bytes');
+    // Then it keeps up (each acknowledged at once): the rest go as they are.
+    const release = setInterval(() => acks.splice(0).forEach((ack) => ack()), 1);
+    await done;
+    clearInterval(release);
+    assert.ok(posted.slice(65).some((m) => m.packed !== true));
+    const sources: string[] = [];
+    for (const m of posted) {
+      assert.equal(m.offset, sources.length, 'offsets follow on');
+      const c = chunkOf(m);
+      for (let i = 0; i < c.count; i++) sources.push(c.strings[c.scalars[S.source]![i]!]!);
+    }
+    assert.deepStrictEqual(sources, records(100_000).map((r) => r.source));
+  });
+
   it('posts rows at once, before the webview is ready, and says how many of which load went out', async () => {
     const { posted, sender, sources } = harness();
     assert.deepStrictEqual(sender.syncPoint(), { load: 0, sent: 0 });
@@ -137,7 +177,7 @@ describe('row sender (host → records webview)', () => {
     await new Promise((r) => setTimeout(r, 20));
     const again = posted.slice(before);
     assert.deepStrictEqual(again.map((m) => [m.load, m.offset, m.count, m.last, m.total]), [[0, 3500, 1250, false, 6000], [0, 4750, 1250, true, 6000]], 'rows 3500…5999 once, and the end again');
-    const c = decodeChunk(again[0]!.data);
+    const c = chunkOf(again[0]!);
     assert.equal(c.strings[c.scalars[S.source]![0]!], 'S3500');
   });
 
@@ -163,7 +203,7 @@ describe('row sender (host → records webview)', () => {
           const { take, resend } = stream.take(m);
           if (take) {
             if (m.offset === 0) got.length = 0;
-            const c = decodeChunk(m.data);
+            const c = chunkOf(m);
             for (let i = 0; i < c.count; i++) got.push(c.strings[c.scalars[S.source]![i]!]!);
           } else if (resend && inited) {
             resends.push(resend);

@@ -1,0 +1,83 @@
+// Rows to the webview deflated while VS Code holds many of them (src/panel/rowSender.ts,
+// PACK_IN_FLIGHT): the real webview of the test host inflates them and has every row.
+import * as vscode from 'vscode';
+import { strict as assert } from 'node:assert';
+import { startApiServer, type ApiServer } from '../server/server';
+import { extensionApi, until } from './helpers';
+import type { DmarcExplorerApi } from '../../src/extension';
+
+const KEY = 'packed-rows-key-51c2';
+const ORG = 'org-packed-rows';
+
+describe('rows deflated on their way to the webview (extension host, local API server)', () => {
+  let api: DmarcExplorerApi;
+  let server: ApiServer;
+  let accountId: string;
+
+  before(async () => {
+    server = await startApiServer({ keys: { [KEY]: [ORG] }, rowsPerDay: 8_000 });
+    api = await extensionApi();
+    const account = await api.accounts.add('Packed rows', server.url, KEY);
+    accountId = account.id;
+    await api.accounts.addOrganization(account.id, { id: ORG, name: 'Packed Org' });
+  });
+  after(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await api.accounts.remove(accountId);
+    await server.close();
+  });
+
+  it('while VS Code holds 32 messages or more they go deflated, and the webview reads every row', async function () {
+    this.timeout(180_000);
+    const account = api.accounts.get(accountId)!;
+    const day0 = Math.floor(Date.now() / 86_400_000) - 60;
+    const opened = api.panels.open({ account, org: account.organizations[0]!, start: new Date(day0 * 86_400_000), end: new Date((day0 + 7) * 86_400_000 - 1) });
+    const webview = opened.panel.webview;
+    const post = webview.postMessage.bind(webview);
+    let packed = 0;
+    let plain = 0;
+    // VS Code behind: it takes no rows message until the whole body is in, then one every 20 ms,
+    // so 64 stay in flight with the rest of the rows waiting behind them.
+    const acks: (() => void)[] = [];
+    let releasing: ReturnType<typeof setInterval> | undefined;
+    (webview as unknown as { postMessage: (m: Record<string, unknown>) => Thenable<boolean> }).postMessage = async (m) => {
+      if (m.type !== 'rows') return post(m);
+      if (m.packed === true) packed++;
+      else plain++;
+      const ok = await post(m);
+      if (m.offset !== 0) await new Promise<void>((r) => acks.push(r));
+      return ok;
+    };
+    const selected: number[] = [];
+    const handle = opened.handleMessage.bind(opened);
+    opened.handleMessage = (m: unknown) => {
+      const msg = m as { type?: unknown; count?: unknown };
+      if (msg?.type === 'selectionChanged' && typeof msg.count === 'number') selected.push(msg.count);
+      return handle(m);
+    };
+    try {
+      const loading = opened.load(false);
+      // Until the rows stop coming (the body is in), then VS Code takes them, slowly.
+      for (let seen = -1; seen !== opened.rows.length; ) {
+        seen = opened.rows.length;
+        await new Promise((r) => setTimeout(r, 1000));
+      }
+      releasing = setInterval(() => acks.shift()?.(), 20);
+      await loading;
+      clearInterval(releasing);
+      const rows = opened.rows.length;
+      assert.ok(rows >= 50_000, `a load of many messages (${rows} rows)`);
+      assert.ok(packed > 0 && plain > 32, `some deflated (${packed}), the first ones not (${plain})`);
+      // Select All in the webview: it says how many rows it selected, which is every row it read.
+      await until(async () => {
+        opened.command('selectAll');
+        await new Promise((r) => setTimeout(r, 300));
+        return selected.includes(rows) || undefined;
+      }, `the webview to select all ${rows} rows`, 60_000);
+    } finally {
+      clearInterval(releasing);
+      acks.splice(0).forEach((ack) => ack());
+      opened.panel.dispose();
+    }
+  });
+});
