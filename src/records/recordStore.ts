@@ -140,6 +140,8 @@ export class RecordStore {
   private readonly accounts = new Map<string, Map<string, ScopeState>>();
   private readonly writes = new Set<Promise<void>>();
   private woken = wakeSignal();
+  /** The disk clears `invalidate` started, done. */
+  private clearing: Promise<void> = Promise.resolve();
 
   constructor(opts: RecordStoreOptions) {
     this.fetcher = opts.fetch;
@@ -229,8 +231,11 @@ export class RecordStore {
     else this.accounts.get(accountId)?.delete(organizationId);
     // A write already under way would otherwise land after the clear.
     this.wakeWrites();
-    await this.flush();
-    await this.disk?.clear(accountId, organizationId).catch((err: unknown) => this.log(`disk cache clear failed: ${String(err)}`));
+    const clearing = this.flush().then(() => this.disk?.clear(accountId, organizationId).catch((err: unknown) => this.log(`disk cache clear failed: ${String(err)}`)));
+    // Reads of the disk wait for it: the callers do not (a command removing an account), and a
+    // range asked for meanwhile must not come from the files being cleared.
+    this.clearing = Promise.all([this.clearing, clearing]).then(() => undefined);
+    await clearing;
   }
 
   /** Inserts an entry, then drops the oldest entries (never this one) while over maxRecords. */
@@ -286,6 +291,7 @@ export class RecordStore {
     const controller = new AbortController();
     const run = async (): Promise<{ entry: Entry; source: 'disk' | 'network' }> => {
       if (disk && !refresh) {
+        await this.clearing;
         const stored = await disk.findCovering(scope.accountId, scope.organizationId, s, e).catch((err: unknown) => {
           this.log(`disk cache read failed: ${String(err)}`);
           return undefined;

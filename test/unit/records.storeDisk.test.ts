@@ -230,4 +230,15 @@ describe('records: RecordStore + DiskCache', () => {
     assert.equal(written, 1, 'the waiting write was dropped, not made and then cleared');
     assert.equal(files().length, 0);
   });
+  it('a range asked for while an invalidate is under way (not awaited) is not read from the files it clears', async () => {
+    const s = newStore();
+    await s.get(scope, oct.start, oct.end);
+    await s.flush();
+    assert.equal(files().length, 1);
+    const clearing = s.invalidate(scope.accountId);
+    const again = await s.get(scope, oct.start, oct.end);
+    await clearing;
+    assert.equal(api.calls.length, 2, 'fetched again');
+    assert.notEqual(again.fromCache, 'disk');
+  });
 });
