@@ -70,28 +70,39 @@ function* denseRanksSteps(keys: Float64Array, extra: number): Generator<void, { 
   const small = smallWholeRanks(keys, extra);
   if (small) return small;
   yield;
-  // The numbers alone (NaN ranks after them all), and where each one was.
+  // The numbers alone (NaN ranks after them all), and where each one was: without a NaN (dates
+  // that all parsed), the keys and their places as they are, no copies.
   let m = 0;
   for (let i = 0; i < n; i++) if (!Number.isNaN(keys[i]!)) m++;
-  const at = new Uint32Array(m);
-  const values = new Float64Array(m);
-  for (let i = 0, k = 0; i < n; i++) {
-    const v = keys[i]!;
-    if (Number.isNaN(v)) continue;
-    at[k] = i;
-    values[k++] = v;
+  let at: Uint32Array | undefined;
+  let values = keys;
+  if (m < n) {
+    at = new Uint32Array(m);
+    values = new Float64Array(m);
+    for (let i = 0, k = 0; i < n; i++) {
+      const v = keys[i]!;
+      if (Number.isNaN(v)) continue;
+      at[k] = i;
+      values[k++] = v;
+    }
   }
   yield;
   const order = yield* radixOrderSteps(values);
   let u = 0;
-  for (let k = 0; k < m; k++) if (k === 0 || values[order[k]!] !== values[order[k - 1]!]) u++;
+  for (let k = 0, prev = NaN; k < m; k++) {
+    const v = values[order[k]!]!;
+    if (k === 0 || v !== prev) u++;
+    prev = v;
+  }
   yield;
   const rank = rankArray(n, u + extra);
   if (m < n) rank.fill(u);
-  for (let k = 0, r = -1; k < m; k++) {
+  for (let k = 0, r = -1, prev = NaN; k < m; k++) {
     const j = order[k]!;
-    if (k === 0 || values[j] !== values[order[k - 1]!]) r++;
-    rank[at[j]!] = r;
+    const v = values[j]!;
+    if (k === 0 || v !== prev) r++;
+    prev = v;
+    rank[at ? at[j]! : j] = r;
   }
   return { rank, distinct: u };
 }
@@ -223,8 +234,9 @@ export function rankColumn(s: RowStore, column: ColumnId): Ranks {
  */
 export function* rankSteps(s: RowStore, column: ColumnId): Generator<void, Ranks, void> {
   const text = s.column(column);
-  if (column === 'emails') return yield* rankByNumberSteps(s.emails.slice(0, s.length), text);
-  if (column === 'date') return yield* rankByNumberSteps(s.dateMs.slice(0, s.length), text);
+  // Read in place (the ranking only reads them; rows appended meanwhile go past `length`).
+  if (column === 'emails') return yield* rankByNumberSteps(s.emails.subarray(0, s.length), text);
+  if (column === 'date') return yield* rankByNumberSteps(s.dateMs.subarray(0, s.length), text);
   if (column === 'ipAddress') {
     // The key once per distinct address of each chunk, not per row, nor through a map of every address.
     const keys = yield* numbersOfSteps(s, column, ipSortKey);
