@@ -19,6 +19,9 @@ export interface HitPlan {
   every: boolean;
 }
 
+/** A column with at most this many distinct strings in a segment is looked at whole by `fewHave`. */
+const FEW_STRINGS = 64;
+
 export class Segment {
   readonly dict: string[];
   /**
@@ -173,12 +176,14 @@ export class Segment {
   }
 
   /**
-   * For a one-character query whose bit is exact, on a prepared segment: 'all' when every row
-   * matches (a column every string of which has the character; not the extra fields, which a row
-   * may lack), 'none' when no string has it; undefined when the strings must be looked at.
+   * For a one-character query: 'all' when every row matches (a column every string of which has
+   * the character; not the extra fields, which a row may lack), 'none' when no string has it;
+   * undefined when the strings must be looked at. On a prepared segment from the columns' bits
+   * (for a character whose bit is exact), else from the columns of few strings (`fewHave`).
    */
   wholeSegment(q: string): 'all' | 'none' | undefined {
-    if (q.length !== 1 || !this.colAll || !this.colAny || this.prepared !== this.dict.length) return undefined;
+    if (q.length !== 1) return undefined;
+    if (!this.colAll || !this.colAny || this.prepared !== this.dict.length) return this.fewHave(q);
     const want = charBits(q) & ~FLAGS;
     if ((want & EXACT) !== want) return undefined;
     let some = false;
@@ -187,6 +192,24 @@ export class Segment {
       if ((this.colAny[c]! & want) === want) some = true;
     }
     return some ? undefined : 'none';
+  }
+
+  /**
+   * A segment idle time has not prepared yet (in VS Code, right after a million rows, the idle
+   * time goes to the sorts' ranks as well): 'all' when a column of a few distinct strings has `q`
+   * in every one of them (read as they are, no bits needed), else undefined. The columns'
+   * distinct ids are needed by the search anyway (hitColumns).
+   */
+  private fewHave(q: string): 'all' | undefined {
+    const cols = this.columnIds();
+    for (let c = 0; c < NCOL; c++) {
+      const ids = cols[c]!;
+      if (ids.length === 0 || ids.length > FEW_STRINGS) continue;
+      let every = true;
+      for (let k = 0; k < ids.length && every; k++) every = lowerIncludes(this.dict[ids[k]!]!, q);
+      if (every) return 'all';
+    }
+    return undefined;
   }
 
   /** Per string, 1 when its lowercase contains `q` (lowercase, not empty). */
