@@ -51,6 +51,39 @@ function harness(ackMs = 0) {
   return { posted, sender, sources };
 }
 
+/**
+ * A sender of 100,000 rows whose posts VS Code holds: the first is acknowledged, then none until
+ * `release`; resolves once the sender stopped posting (encoding 80,000 rows takes a moment).
+ */
+async function heldSender() {
+  const posted: Rows[] = [];
+  const acks: (() => void)[] = [];
+  const sender = new RowSender(
+    (m) => {
+      if (m.type !== 'rows') return Promise.resolve(true);
+      posted.push(m);
+      return new Promise((r) => acks.push(() => r(true)));
+    },
+    () => true,
+  );
+  sender.add(records(1000));
+  sender.add(records(99_000, 1000));
+  const done = sender.finish();
+  await new Promise((r) => setTimeout(r, 50));
+  acks.splice(0).forEach((ack) => ack()); // the first message: the sender waits for it alone
+  for (let seen = -1; seen !== posted.length; ) {
+    seen = posted.length;
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  /** Acknowledges every message as it comes from now on, until the last is posted. */
+  const release = async (): Promise<void> => {
+    const timer = setInterval(() => acks.splice(0).forEach((ack) => ack()), 1);
+    await done;
+    clearInterval(timer);
+  };
+  return { posted, release };
+}
+
 describe('row sender (host → records webview)', () => {
   it('posts rows as they are added, small first, in order, each once, the last chunk flagged once', async () => {
     const { posted, sender, sources } = harness(5);
@@ -82,65 +115,24 @@ describe('row sender (host → records webview)', () => {
   });
 
   it('a backlog goes out in small messages, never more than 80,000 rows unacknowledged', async () => {
-    let open = 0;
-    const counts: number[] = [];
-    const acks: (() => void)[] = [];
-    const sender = new RowSender(
-      (m) => {
-        if (m.type !== 'rows') return Promise.resolve(true);
-        counts.push(m.count);
-        open += m.count;
-        return new Promise((r) => acks.push(() => ((open -= m.count), r(true))));
-      },
-      () => true,
-    );
-    sender.add(records(1000));
-    sender.add(records(99_000, 1000));
-    const done = sender.finish();
-    await new Promise((r) => setTimeout(r, 50));
-    acks.splice(0).forEach((ack) => ack()); // the first message: the sender waits for it alone
-    // Until the sender stops posting (encoding 80,000 rows takes a moment).
-    for (let seen = -1; seen !== counts.length; ) {
-      seen = counts.length;
-      await new Promise((r) => setTimeout(r, 300));
-    }
+    const { posted, release } = await heldSender();
+    const open = posted.slice(1).reduce((n, m) => n + m.count, 0);
     assert.ok(open >= 80_000 && open < 81_250, `the sender waits with 80,000 rows unacknowledged (${open})`);
-    const release = setInterval(() => acks.splice(0).forEach((ack) => ack()), 5);
-    await done;
-    clearInterval(release);
+    await release();
+    const counts = posted.map((m) => m.count);
     assert.equal(counts.reduce((a, b) => a + b, 0), 100_000);
     assert.equal(counts[0], 1000, 'the first message stays small');
     assert.ok(counts.length === 81 && counts.slice(1, -1).every((c) => c === 1250), `then 1,250 a message: ${counts.join(',')}`);
   });
 
   it('deflates chunks only while VS Code holds 32 or more of them; every row arrives once, in order', async () => {
-    const posted: Rows[] = [];
-    const acks: (() => void)[] = [];
-    const sender = new RowSender(
-      (m) => {
-        if (m.type !== 'rows') return Promise.resolve(true);
-        posted.push(m);
-        return new Promise((r) => acks.push(() => r(true)));
-      },
-      () => true,
-    );
-    sender.add(records(1000));
-    sender.add(records(99_000, 1000));
-    const done = sender.finish();
-    await new Promise((r) => setTimeout(r, 50));
-    acks.splice(0).forEach((ack) => ack()); // the first message: the sender waits for it alone
-    for (let seen = -1; seen !== posted.length; ) {
-      seen = posted.length;
-      await new Promise((r) => setTimeout(r, 300));
-    }
+    const { posted, release } = await heldSender();
     // VS Code holds them: the first 32 after the first go as they are, the next 32 deflated.
     assert.equal(posted.length, 65);
     assert.deepStrictEqual(posted.map((m) => m.packed === true), [...Array(33).fill(false), ...Array(32).fill(true)]);
     assert.ok(posted[40]!.data.byteLength * 2 < encodeRows(records(100_000), posted[40]!.offset, posted[40]!.count).byteLength, 'deflated: less than half the bytes');
     // Then it keeps up (each acknowledged at once): the rest go as they are.
-    const release = setInterval(() => acks.splice(0).forEach((ack) => ack()), 1);
-    await done;
-    clearInterval(release);
+    await release();
     assert.ok(posted.slice(65).some((m) => m.packed !== true));
     const sources: string[] = [];
     for (const m of posted) {
