@@ -9,7 +9,11 @@ import { API_KEY, scope, otherOrg, now, last7, nov, oct, sep, octDay, FakeApi, e
 describe('records: RecordStore + DiskCache', () => {
   let dir: string;
   let api: FakeApi;
-  const newStore = () => new RecordStore({ fetch: api.fetch, disk: new DiskCache(dir), now: () => now });
+  // Every store a test makes: its disk writes are awaited before the directory is removed (a
+  // write still under way when rmSync walks the directory makes it fail with ENOTEMPTY).
+  let stores: RecordStore[] = [];
+  const track = (store: RecordStore) => (stores.push(store), store);
+  const newStore = () => track(new RecordStore({ fetch: api.fetch, disk: new DiskCache(dir), now: () => now }));
   const files = () => {
     try {
       return readdirSync(join(dir, 'records-v1'));
@@ -21,7 +25,11 @@ describe('records: RecordStore + DiskCache', () => {
     dir = mkdtempSync(join(tmpdir(), 'dmarc-records-'));
     api = new FakeApi();
   });
-  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+  afterEach(async () => {
+    await Promise.all(stores.map((s) => s.flush()));
+    stores = [];
+    rmSync(dir, { recursive: true, force: true });
+  });
 
   it('a closed range is read from disk by a new store, with raw rows intact', async () => {
     const s1 = newStore();
@@ -105,7 +113,7 @@ describe('records: RecordStore + DiskCache', () => {
     await s1.get(scope, oct.start, oct.end);
     await s1.flush();
     let tick = 0;
-    const s2 = new RecordStore({ fetch: api.fetch, disk: new DiskCache(dir), now: () => new Date(now.getTime() + 1000 * ++tick) });
+    const s2 = track(new RecordStore({ fetch: api.fetch, disk: new DiskCache(dir), now: () => new Date(now.getTime() + 1000 * ++tick) }));
     api.version = 1;
     await s2.get(scope, octDay(3).start, octDay(3).end, { refresh: true });
     const other = await s2.get(scope, octDay(4).start, octDay(4).end);
@@ -131,7 +139,7 @@ describe('records: RecordStore + DiskCache', () => {
       const path = join(dir, 'records-v1', name!);
       writeFileSync(path, damage(readFileSync(path, 'utf8')));
       const logs: string[] = [];
-      const s2 = new RecordStore({ fetch: api.fetch, disk: new DiskCache(dir, { log: (l) => logs.push(l) }), now: () => now });
+      const s2 = track(new RecordStore({ fetch: api.fetch, disk: new DiskCache(dir, { log: (l) => logs.push(l) }), now: () => now }));
       const got = await s2.get(scope, oct.start, oct.end);
       assert.equal(got.fromCache, 'network');
       assert.deepEqual(got.records, first.records);
@@ -189,7 +197,7 @@ describe('records: RecordStore + DiskCache', () => {
     // A file where the cache directory should be makes every write fail.
     writeFileSync(join(dir, 'records-v1'), 'in the way');
     const logs: string[] = [];
-    const s = new RecordStore({ fetch: api.fetch, disk: new DiskCache(dir), now: () => now, log: (l) => logs.push(l) });
+    const s = track(new RecordStore({ fetch: api.fetch, disk: new DiskCache(dir), now: () => now, log: (l) => logs.push(l) }));
     const got = await s.get(scope, oct.start, oct.end);
     assert.ok(got.records.length > 0);
     await s.flush();
@@ -205,13 +213,13 @@ describe('records: RecordStore + DiskCache', () => {
       written++;
       return write(...args);
     };
-    const s = new RecordStore({
+    const s = track(new RecordStore({
       fetch: api.fetch, disk, now: () => now,
       quiet: () => {
         waits++;
         return new Promise<void>((r) => (quiet = r));
       },
-    });
+    }));
     await s.get(scope, oct.start, oct.end);
     await new Promise((r) => setTimeout(r, 20));
     assert.equal(waits, 1);
@@ -240,6 +248,5 @@ describe('records: RecordStore + DiskCache', () => {
     await clearing;
     assert.equal(api.calls.length, 2, 'fetched again');
     assert.notEqual(again.fromCache, 'disk');
-    await s.flush(); // the range fetched again is being written
   });
 });
