@@ -66,7 +66,7 @@ class App {
   private readonly columnsMenu: Menu;
   /** Screen-reader announcements (the row count after a search or filter). */
   private readonly announcer = el('div', { class: 'sr-only', attrs: { role: 'status', 'aria-live': 'polite' } });
-  private readonly pump = new RowPump(this, (r) => post({ type: 'resend', load: r.load, from: r.from }));
+  private readonly pump = new RowPump(this, { resend: (r) => post({ type: 'resend', load: r.load, from: r.from }), behind: (behind) => post({ type: 'rowsBehind', behind }) });
   private booted = false; // started from the page's copy of init (boot)
   private readonly persistence = new Persistence(() => ({ state: this.state, scrollTop: this.table.scrollTop, focused: this.selection.focus, pendingRestore: this.pendingRestore }));
 

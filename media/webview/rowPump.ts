@@ -27,6 +27,8 @@ export interface Perf {
   /** When the message with the last rows arrived, and how many messages were still waiting to be read then. */
   lastChunkAt?: number;
   queuedAtLast?: number;
+  /** Rows asked for again: why (a chunk out of order, or init), from which row, when (Date.now). */
+  resends: string[];
   lastSortMs: number | null;
   lastFilterMs: number | null;
   /** Bytes the rows and their caches hold in typed arrays, which `performance.memory` does not count (set by main.ts). */
@@ -41,7 +43,7 @@ declare global {
   }
 }
 
-export const perf: Perf = { rows: 0, firstPaintMs: null, firstPaintAt: null, scriptAt: Date.now(), firstChunkAt: null, loadedAt: null, lastSortMs: null, lastFilterMs: null, csp: [] };
+export const perf: Perf = { rows: 0, firstPaintMs: null, firstPaintAt: null, scriptAt: Date.now(), firstChunkAt: null, loadedAt: null, lastSortMs: null, lastFilterMs: null, csp: [], resends: [] };
 window.__dmarcPerf = perf;
 document.addEventListener('securitypolicyviolation', (e) => {
   if (perf.csp.length < 50) perf.csp.push(`${e.violatedDirective} ${e.blockedURI}`.slice(0, 300));
@@ -66,6 +68,8 @@ const STREAM_ANALYSIS_MS = 3_000;
  * about to change again is work the last row waits for).
  */
 const BEHIND_MESSAGES = 4;
+/** The page tells the host it is behind at BEHIND_MESSAGES waiting, and that it keeps up again at this many. */
+const CAUGHT_UP_MESSAGES = 1;
 const STREAM_BEHIND_MS = 1_000;
 const STREAM_BEHIND_ANALYSIS_MS = 10_000;
 
@@ -122,10 +126,12 @@ export class RowPump {
   private readonly inflating = new Map<RowsMessage, Promise<Uint8Array>>();
   /** Bumped by cancel(): a chunk being inflated then is dropped. */
   private generation = 0;
+  /** What the host was last told: whether rows wait here unread (it deflates rows only while they do not). */
+  private toldBehind: boolean | undefined;
 
   constructor(
     private readonly app: App,
-    private readonly resend: (r: Resend) => void,
+    private readonly host: { resend: (r: Resend) => void; behind: (behind: boolean) => void },
   ) {
     perf.arrayBytes = () => app.model.bytes();
   }
@@ -134,7 +140,10 @@ export class RowPump {
     const header = { load: typeof m.load === 'number' ? m.load : 0, offset: typeof m.offset === 'number' ? m.offset : -1, count: typeof m.count === 'number' ? m.count : 0 };
     const { take, resend } = this.stream.take(header);
     if (!take) {
-      if (resend && !this.held) this.resend(resend);
+      if (resend && !this.held) {
+        if (perf.resends.length < 50) perf.resends.push(`chunk ${header.load}:${header.offset} from ${resend.from} @${Date.now()}`);
+        this.host.resend(resend);
+      }
       return;
     }
     if (m.last === true) {
@@ -148,7 +157,18 @@ export class RowPump {
       this.inflating.set(m, inflated);
     }
     this.queue.push(m);
+    this.tellBehind();
     if (!this.pumping && !this.held) this.next();
+  }
+
+  /** Tells the host when the page falls behind or catches up (not while held: it is not reading yet). */
+  private tellBehind(): void {
+    if (this.held) return;
+    const waiting = this.queue.length;
+    const behind = this.toldBehind ? waiting > CAUGHT_UP_MESSAGES : waiting >= BEHIND_MESSAGES;
+    if (behind === this.toldBehind) return;
+    this.toldBehind = behind;
+    this.host.behind(behind);
   }
 
   /** `init` has come: the chunks kept so far are read; rows posted before it and missed are asked for again. */
@@ -156,8 +176,12 @@ export class RowPump {
     this.held = false;
     if (sync && typeof sync.load === 'number' && typeof sync.sent === 'number') {
       const resend = this.stream.sync(sync.load, sync.sent);
-      if (resend) this.resend(resend);
+      if (resend) {
+        if (perf.resends.length < 50) perf.resends.push(`init ${sync.load}:${sync.sent} from ${resend.from} @${Date.now()}`);
+        this.host.resend(resend);
+      }
     }
+    this.tellBehind();
     if (!this.pumping) this.next();
   }
 
@@ -192,6 +216,7 @@ export class RowPump {
 
   private next(): void {
     const m = this.queue.shift();
+    this.tellBehind();
     if (!m) {
       this.pumping = false;
       return;

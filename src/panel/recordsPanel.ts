@@ -215,6 +215,9 @@ export class RecordsPanel implements vscode.Disposable {
       case 'resend':
         this.sender.resendFrom(m.load, m.from);
         return;
+      case 'rowsBehind':
+        this.sender.pageBehind(m.behind);
+        return;
       case 'retry':
         await this.load(true);
         return;

@@ -120,6 +120,8 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready') }),
   /** Post the rows of `load` again from row `from` (the webview missed them). */
   z.object({ type: z.literal('resend'), load: z.number().int().nonnegative(), from: index }),
+  /** Whether messages of rows wait in the page unread (it is behind), or it keeps up (src/panel/rowSender.ts). */
+  z.object({ type: z.literal('rowsBehind'), behind: z.boolean() }),
   z.object({ type: z.literal('retry') }),
   z.object({ type: z.literal('updateKey') }),
   z.object({ type: z.literal('getRow'), requestId: z.number().int(), index }),

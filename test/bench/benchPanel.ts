@@ -135,12 +135,17 @@ async function main(): Promise<void> {
       if (process.env.BENCH_PHASES) {
         const marks = readPerf(perfFile).filter((e) => e.event !== 'loop' && e.event !== 'gc' && e.at >= since);
         const label = (e: (typeof marks)[number]): string => {
-          const d = e as { rows?: number; inFlight?: number; waiting?: number };
-          return e.event === 'posted' && d.inFlight !== undefined ? `posted ${d.rows} (${d.inFlight} in flight, ${d.waiting} waiting)` : e.event;
+          const d = e as { rows?: number; inFlight?: number; waiting?: number; packed?: number; from?: number; sent?: number; behind?: number };
+          if (e.event === 'posted' && d.inFlight !== undefined) return `posted ${d.rows} (${d.inFlight} in flight, ${d.waiting} waiting, ${d.packed ?? 0} packed)`;
+          if (e.event === 'resend') return `resend from ${d.from} (${d.sent} sent)`;
+          if (e.event === 'pageBehind') return d.behind ? 'page behind' : 'page keeps up';
+          return e.event;
         };
         const steps = [...marks.map((e) => [label(e), e.at] as const), ['webviewScript', perf.scriptAt] as const, ['webviewFirstChunk', perf.firstChunkAt] as const, ['webviewFirstPaint', perf.firstPaintAt] as const, [`webviewLastChunk (${perf.queuedAtLast} queued)`, perf.lastChunkAt] as const, ['webviewLoaded', perf.loadedAt] as const]
           .sort((a, b) => a[1] - b[1]);
         console.log(steps.map(([name, at]) => `  ${String(at - response.at).padStart(6)} ms  ${name}`).join('\n'));
+        const resends = (perf as unknown as { resends?: string[] }).resends ?? [];
+        if (resends.length) console.log(`  the page asked again: ${resends.map((r) => r.replace(/@(\d+)$/, (_, t: string) => `@${Number(t) - response.at}`)).join('; ')}`);
         const loops = readPerf(perfFile).filter((e) => e.event === 'loop' && e.at >= since && (e.maxMs ?? 0) > 50);
         console.log(`  loop blocks > 50 ms: ${loops.map((e) => `${e.maxMs}@${e.at - response.at}`).join(' ')}`);
         const gcs = readPerf(perfFile).filter((e) => e.event === 'gc' && e.at >= since) as unknown as { at: number; ms: number; kind: number }[];

@@ -64,6 +64,9 @@ function messages(rowCount: number): unknown[] {
     { type: 'exportGroups', requestId: 7, format: 'csv', title: 't', rows: [] },
     { type: 'selectionChanged', count: -1 },
     { type: 'selectionChanged', count: 1e21 },
+    { type: 'rowsBehind' },
+    { type: 'rowsBehind', behind: 1 },
+    { type: 'rowsBehind', behind: 'true' },
     // Oversized (50 MB) and deep (100,000 levels).
     { type: big },
     { type: 'getRow', requestId: big, index: 0 },

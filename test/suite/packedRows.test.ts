@@ -49,10 +49,12 @@ describe('rows deflated on their way to the webview (extension host, local API s
       return ok;
     };
     const selected: number[] = [];
+    const told: boolean[] = [];
     const handle = opened.handleMessage.bind(opened);
     opened.handleMessage = (m: unknown) => {
-      const msg = m as { type?: unknown; count?: unknown };
+      const msg = m as { type?: unknown; count?: unknown; behind?: unknown };
       if (msg?.type === 'selectionChanged' && typeof msg.count === 'number') selected.push(msg.count);
+      if (msg?.type === 'rowsBehind' && typeof msg.behind === 'boolean') told.push(msg.behind);
       return handle(m);
     };
     try {
@@ -68,6 +70,8 @@ describe('rows deflated on their way to the webview (extension host, local API s
       const rows = opened.rows.length;
       assert.ok(rows >= 50_000, `a load of many messages (${rows} rows)`);
       assert.ok(packed > 0 && plain > 32, `some deflated (${packed}), the first ones not (${plain})`);
+      // Deflated only once the page had said it keeps up (it reads each message as it comes).
+      assert.ok(told.includes(false), `the page said it keeps up (${told.join(',')})`);
       // Select All in the webview: it says how many rows it selected, which is every row it read.
       await until(async () => {
         opened.command('selectAll');

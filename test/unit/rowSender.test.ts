@@ -55,7 +55,8 @@ function harness(ackMs = 0) {
  * A sender of 100,000 rows whose posts VS Code holds: the first is acknowledged, then none until
  * `release`; resolves once the sender stopped posting (encoding 80,000 rows takes a moment).
  */
-async function heldSender() {
+/** A sender of 100k rows whose messages VS Code holds; `pageBehind`: what the page has said (null: nothing). */
+async function heldSender(pageBehind: boolean | null = false) {
   const posted: Rows[] = [];
   const acks: (() => void)[] = [];
   const sender = new RowSender(
@@ -66,6 +67,7 @@ async function heldSender() {
     },
     () => true,
   );
+  if (pageBehind !== null) sender.pageBehind(pageBehind);
   sender.add(records(1000));
   sender.add(records(99_000, 1000));
   const done = sender.finish();
@@ -81,7 +83,7 @@ async function heldSender() {
     await done;
     clearInterval(timer);
   };
-  return { posted, release };
+  return { posted, release, sender, acks };
 }
 
 describe('row sender (host → records webview)', () => {
@@ -141,6 +143,27 @@ describe('row sender (host → records webview)', () => {
       for (let i = 0; i < c.count; i++) sources.push(c.strings[c.scalars[S.source]![i]!]!);
     }
     assert.deepStrictEqual(sources, records(100_000).map((r) => r.source));
+  });
+
+  it('deflates nothing while the page says rows wait in it unread, or before it has said it keeps up; from when it does, deflates again', async function () {
+    this.timeout(20_000);
+    for (const said of [true, null]) {
+      const { posted, release } = await heldSender(said);
+      assert.equal(posted.length, 65);
+      assert.ok(posted.every((m) => m.packed !== true), `page ${said === null ? 'silent' : 'behind'}: every message as it is`);
+      await release();
+      assert.ok(posted.every((m) => m.packed !== true));
+      assert.equal(posted.reduce((n, m) => n + m.count, 0), 100_000);
+    }
+    // Behind, then caught up while VS Code still holds 64: the next message posted goes deflated.
+    const { posted, release, sender, acks } = await heldSender(true);
+    sender.pageBehind(false);
+    acks.shift()!();
+    await new Promise((r) => setTimeout(r, 100));
+    assert.equal(posted.length, 66);
+    assert.equal(posted.findIndex((m) => m.packed === true), 65, 'the first message after the page caught up is deflated');
+    await release();
+    assert.deepStrictEqual(posted.map((m) => chunkOf(m).count), posted.map((m) => m.count));
   });
 
   it('posts rows at once, before the webview is ready, and says how many of which load went out', async () => {
