@@ -15,7 +15,7 @@ import { RowSender } from './rowSender';
 import { MessageGate } from './messageGate';
 import { escapeHtml, panelHtml } from './panelHtml';
 import { identityOf, panelKey, titleOf, type PanelTarget } from './panelIdentity';
-import type { Busy } from '../shared/busy';
+import { wakeSignal, type Busy } from '../shared/busy';
 
 export type { PanelTarget } from './panelIdentity';
 
@@ -278,13 +278,16 @@ export class RecordsPanel implements vscode.Disposable {
    * network, each chunk as soon as its rows arrived, while the rest of the body is on its way.
    */
   load(refresh: boolean, extraNotices: readonly string[] = []): Promise<void> {
-    const done = this.deps.busy?.begin();
-    const loading = this.loadRows(refresh, extraNotices);
+    const busy = this.deps.busy?.begin();
+    // The store sorts and keeps a streamed range only once this load has sent its rows (onComplete).
+    const handedOn = wakeSignal();
+    const loading = this.loadRows(refresh, extraNotices, handedOn.promise);
+    const done = (): void => (busy?.(), handedOn.resolve());
     loading.then(done, done);
     return (this.loading = loading);
   }
 
-  private async loadRows(refresh: boolean, extraNotices: readonly string[]): Promise<void> {
+  private async loadRows(refresh: boolean, extraNotices: readonly string[], handedOn: Promise<void>): Promise<void> {
     const seq = ++this.loadSeq;
     this.loadAbort?.abort();
     const abort = (this.loadAbort = new AbortController());
@@ -321,7 +324,7 @@ export class RecordsPanel implements vscode.Disposable {
       const bodyDone = new Promise<FetchResult>((resolve) => (completed = resolve));
       const got = vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: vscode.l10n.t('DMARC: fetching records') }, () =>
         // With a signal: when this panel closes, a request nobody else waits for is stopped.
-        this.deps.store.get({ accountId: account.id, baseUrl: account.baseUrl, apiKey, organizationId: org.id }, start, end, { refresh, signal: abort.signal, onRows, onComplete: completed }),
+        this.deps.store.get({ accountId: account.id, baseUrl: account.baseUrl, apiKey, organizationId: org.id }, start, end, { refresh, signal: abort.signal, onRows, onComplete: (r) => (completed?.(r), handedOn) }),
       );
       const first = await Promise.race([got.then((view) => ({ data: view, whole: false })), bodyDone.then((result) => ({ data: result, whole: true }))]);
       got.then(undefined, () => undefined); // after the body is in, the store's own failure is not this panel's

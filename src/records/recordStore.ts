@@ -26,6 +26,7 @@
 import type { DmarcRecord, FetchResult, RecordWarning, RejectedSummary } from '../api/types';
 import { DEFAULT_SETTLE_DAYS, isClosed } from './buckets';
 import type { DiskCache } from './diskCache';
+import { settledWithin, wakeSignal } from '../shared/busy';
 import { covering, fromMemory, insert, makeEntry, slice, view, type Entry } from './rangeEntries';
 
 export interface RecordScope {
@@ -34,6 +35,9 @@ export interface RecordScope {
   apiKey: string;
   organizationId: string;
 }
+
+/** How long a fetch's result waits for its `onComplete` callers to hand its rows on (RowsOptions). */
+const HANDOFF_MAX_MS = 30_000;
 
 /** Rows of a fetch as they arrive: `offset` 0 again means the fetch started over (a retry). */
 export type RowsListener = (records: DmarcRecord[], offset: number) => void;
@@ -92,10 +96,12 @@ export interface GetOptions {
   onRows?: RowsListener;
   /**
    * With `onRows`: called once the fetch serving this call has its whole, validated result,
-   * before the store sorts and keeps it (for a million rows that takes a second or more). Its
-   * records are the rows handed to `onRows`, in arrival order. `get` still resolves afterwards.
+   * before the store sorts and keeps it. Its records are the rows handed to `onRows`, in arrival
+   * order. What it returns, the store awaits (30 s at most) before that work: a panel still
+   * passing a million rows on to its webview lost a second or more of the extension host to it
+   * (the sort's arrays brought on full collections of the heap, ~300 ms each). `get` resolves after.
    */
-  onComplete?: (result: FetchResult) => void;
+  onComplete?: (result: FetchResult) => unknown;
 }
 
 
@@ -113,7 +119,7 @@ interface Flight {
   listeners: Set<RowsListener>;
   /** The fetch's result once it is in, before it is sorted and kept. */
   completed?: FetchResult;
-  onComplete: Set<(result: FetchResult) => void>;
+  onComplete: Set<(result: FetchResult) => unknown>;
 }
 
 interface ScopeState {
@@ -315,14 +321,16 @@ export class RecordStore {
       });
       flight.streamed = [];
       flight.completed = result;
+      const handing: unknown[] = [];
       for (const l of [...flight.onComplete]) {
         try {
-          l(result);
+          handing.push(l(result));
         } catch (err) {
           this.log(`a listener of a completed fetch failed: ${String(err)}`);
         }
       }
       flight.onComplete.clear();
+      await settledWithin(handing, HANDOFF_MAX_MS);
       const entry = await makeEntry(s, e, result, this.now().getTime());
       if (this.isCurrent(scope, state)) {
         this.keep(state, entry);
@@ -388,10 +396,4 @@ export class RecordStore {
     this.woken.resolve();
     this.woken = wakeSignal();
   }
-}
-
-function wakeSignal(): { promise: Promise<void>; resolve: () => void } {
-  let resolve!: () => void;
-  const promise = new Promise<void>((r) => (resolve = r));
-  return { promise, resolve };
 }

@@ -47,3 +47,26 @@ export class Busy {
     });
   }
 }
+
+/**
+ * Resolves once every value given has settled (values that are not promises count as settled),
+ * or after `maxWaitMs` at the latest; never rejects.
+ */
+export function settledWithin(values: readonly unknown[], maxWaitMs: number): Promise<void> {
+  const pending = values.filter((v): v is PromiseLike<unknown> => typeof (v as PromiseLike<unknown> | undefined)?.then === 'function');
+  if (pending.length === 0) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, maxWaitMs);
+    void Promise.allSettled(pending).then(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
+/** A promise and the function that resolves it. */
+export function wakeSignal(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
+}

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { Busy } from '../../src/shared/busy';
+import { Busy, settledWithin } from '../../src/shared/busy';
 
 describe('Busy: work others wait for', () => {
   const settled = async (p: Promise<void>): Promise<boolean> => {
@@ -32,5 +32,21 @@ describe('Busy: work others wait for', () => {
     assert.ok(Date.now() - t0 >= 25);
     end();
     assert.equal(busy.busy, false);
+  });
+
+  it('settledWithin: once every promise has settled (rejected too; other values count as settled), or after its longest wait', async () => {
+    assert.equal(await settled(settledWithin([undefined, 1, 'x'], 10_000)), true);
+    let ok!: () => void;
+    let fail!: (e: Error) => void;
+    const a = new Promise<void>((r) => (ok = r));
+    const b = new Promise<void>((_, r) => (fail = r));
+    const both = settledWithin([a, undefined, b], 10_000);
+    ok();
+    assert.equal(await settled(both), false, 'one still pending');
+    fail(new Error('gone'));
+    assert.equal(await settled(both), true);
+    const t0 = Date.now();
+    await settledWithin([new Promise(() => undefined)], 30);
+    assert.ok(Date.now() - t0 >= 25, 'a promise that never settles is waited for 30 ms');
   });
 });

@@ -85,6 +85,29 @@ describe('record store: rows while they arrive', () => {
     assert.equal(server.requests.slice(requestsBefore).filter((r) => r.path.endsWith('/dmarc-records')).length, 1, 'one request for both');
   });
 
+  it('sorts and keeps the range only once the callers told of its body have handed its rows on', async () => {
+    const store = newStore();
+    let handedOn!: () => void;
+    let toldAt = 0;
+    const got = store.get(scope, range.startDate, range.endDate, {
+      onRows: () => undefined,
+      onComplete: () => {
+        toldAt = Date.now();
+        return new Promise<void>((r) => (handedOn = r));
+      },
+    });
+    let resolved = false;
+    void got.then(() => (resolved = true));
+    while (!toldAt) await new Promise((r) => setTimeout(r, 5));
+    await new Promise((r) => setTimeout(r, 200));
+    assert.equal(resolved, false, 'the caller still hands its rows on: the range waits');
+    assert.equal(store.peek(scope, range.startDate, range.endDate), undefined, 'not kept yet');
+    handedOn();
+    const data = await got;
+    assert.ok(data.records.length > 300);
+    assert.equal(store.peek(scope, range.startDate, range.endDate)?.records.length, data.records.length, 'kept once handed on');
+  });
+
   it('a body that broke off never reports complete', async () => {
     server.setFaults({ resetMidBody: true });
     let heard = 0;
