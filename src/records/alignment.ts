@@ -27,8 +27,12 @@ export function domainsAlign(a: string, b: string): boolean {
   return organizationalDomain(a) === organizationalDomain(b);
 }
 
-/** 'yes' when any DKIM signature's domain aligns with Header From, 'no' when none does, '' without signatures. */
-export function dkimAlignment(headerFrom: string, dkimDomains: readonly string[]): 'yes' | 'no' | '' {
-  if (dkimDomains.length === 0) return '';
-  return dkimDomains.some((d) => domainsAlign(d, headerFrom)) ? 'yes' : 'no';
+/**
+ * 'yes' when any DKIM signature's domain aligns with Header From, 'no' when none does, '' without
+ * signatures. The signatures as their domains or as they are (no array made for each row).
+ */
+export function dkimAlignment(headerFrom: string, dkims: readonly (string | { readonly domain: string })[]): 'yes' | 'no' | '' {
+  if (dkims.length === 0) return '';
+  for (const d of dkims) if (domainsAlign(typeof d === 'string' ? d : d.domain, headerFrom)) return 'yes';
+  return 'no';
 }

@@ -55,8 +55,8 @@ export interface RowFields {
   scalars: readonly string[];
   emails: number;
   rdns: readonly string[];
-  /** [domain, selector, result] per signature. */
-  dkims: readonly (readonly [string, string, string])[];
+  /** Per signature [domain, selector, result], or the signature as a record has it. */
+  dkims: readonly (readonly [string, string, string] | { readonly domain: string; readonly selector: string; readonly result: string })[];
   /** [name, text, name, text, …] */
   extras: readonly string[];
 }
@@ -82,7 +82,7 @@ function hasLoneSurrogate(s: string): boolean {
 const SURROGATE = /[\ud800-\udfff]/;
 const NON_ASCII = /[^\x00-\x7f]/;
 
-/** Encodes `count` rows, `row(i)` giving the i-th, into one chunk. */
+/** Encodes `count` rows, `row(i)` giving the i-th, into one chunk (read before row(i + 1) is asked for: it may be the same object refilled). */
 export function encodeChunk(count: number, row: (i: number) => RowFields): Uint8Array {
   const codes = new Map<string, number>();
   const strings: string[] = [];
@@ -106,7 +106,10 @@ export function encodeChunk(count: number, row: (i: number) => RowFields): Uint8
     for (let f = 0; f < SCALARS.length; f++) scalars[f]![i] = code(r.scalars[f] ?? '');
     emails[i] = r.emails;
     for (const s of r.rdns) lists[0]!.push(code(s));
-    for (const d of r.dkims) lists[1]!.push(code(d[0]), code(d[1]), code(d[2]));
+    for (const d of r.dkims) {
+      if ('domain' in d) lists[1]!.push(code(d.domain), code(d.selector), code(d.result));
+      else lists[1]!.push(code(d[0]), code(d[1]), code(d[2]));
+    }
     for (const s of r.extras) lists[2]!.push(code(s));
     for (let l = 0; l < LISTS.length; l++) starts[l]![i + 1] = lists[l]!.length;
   }
