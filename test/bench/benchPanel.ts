@@ -326,6 +326,8 @@ async function startFrameProfile(page: Page, frame: Frame): Promise<() => Promis
   return async () => {
     const { profile } = await cdp.send('Profiler.stop');
     await cdp.detach().catch(() => undefined);
+    // BENCH_WVPROFILE=<dir> (a path): the profile itself too, for DevTools or a timeline.
+    if (process.env.BENCH_WVPROFILE!.includes('/')) writeFileSync(join(process.env.BENCH_WVPROFILE!, `webview-${Date.now()}.cpuprofile`), JSON.stringify(profile));
     const self = new Map<string, number>();
     const byId = new Map(profile.nodes.map((n) => [n.id, n]));
     const total = profile.endTime - profile.startTime;
