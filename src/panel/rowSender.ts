@@ -63,6 +63,11 @@ function pack(data: Uint8Array): Promise<Uint8Array> {
 export class RowSender {
   private rows: DmarcRecord[] = [];
   private sent = 0;
+  /**
+   * The end of the rows handed to `post` so far: `sent` also counts a chunk still being
+   * deflated, which goes out after whatever is posted meanwhile (init with its syncPoint).
+   */
+  private posted = 0;
   private complete = false;
   private lastSent = false;
   private running = false;
@@ -98,7 +103,7 @@ export class RowSender {
 
   /** The rows of the current load posted so far, for the webview to check it has them all. */
   syncPoint(): { load: number; sent: number } {
-    return { load: this.loadId, sent: this.sent };
+    return { load: this.loadId, sent: this.posted };
   }
 
   /** Starts over with no rows (a new load, or a fetch that started over). */
@@ -108,6 +113,7 @@ export class RowSender {
     this.packedChunks = 0;
     this.rows = [];
     this.sent = 0;
+    this.posted = 0;
     this.complete = false;
     this.lastSent = false;
     this.clearTimer();
@@ -123,6 +129,7 @@ export class RowSender {
     perfMark('resend', { from, sent: this.sent });
     this.generation++;
     this.sent = from;
+    this.posted = Math.min(this.posted, from);
     this.lastSent = false;
     this.clearTimer();
     this.kick();
@@ -198,6 +205,7 @@ export class RowSender {
         const packed = offset > 0 && this.pageKeepsUp && this.inFlight.size >= PACK_IN_FLIGHT ? await pack(encoded).catch(() => undefined) : undefined;
         if (packed) this.packedChunks++;
         if (gen !== this.generation || !this.alive()) break;
+        this.posted = offset + count;
         const posted = this.post({ type: 'rows', load: this.loadId, offset, count, total, growing, data: packed ?? encoded, last, ...(packed ? { packed: true } : {}) });
         const settled: Promise<unknown> = Promise.resolve(posted).then(
           (): boolean => this.inFlight.delete(settled),

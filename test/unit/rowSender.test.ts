@@ -166,6 +166,22 @@ describe('row sender (host → records webview)', () => {
     assert.deepStrictEqual(posted.map((m) => chunkOf(m).count), posted.map((m) => m.count));
   });
 
+  it('says as sent only rows already posted, not a chunk still being deflated (init would have the page ask for rows on their way)', async function () {
+    this.timeout(20_000);
+    const { posted, release, sender, acks } = await heldSender(false);
+    const samples: [number, number][] = [];
+    const timer = setInterval(() => samples.push([sender.syncPoint().sent, posted.reduce((n, m) => n + m.count, 0)]), 0);
+    for (let k = 0; k < 12; k++) {
+      acks.shift()!();
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    clearInterval(timer);
+    assert.ok(posted.slice(65).some((m) => m.packed === true), 'chunks were deflated meanwhile');
+    assert.ok(samples.length > 20);
+    assert.deepStrictEqual(samples.filter(([said, out]) => said !== out), [], 'syncPoint is the rows posted');
+    await release();
+  });
+
   it('posts rows at once, before the webview is ready, and says how many of which load went out', async () => {
     const { posted, sender, sources } = harness();
     assert.deepStrictEqual(sender.syncPoint(), { load: 0, sent: 0 });
