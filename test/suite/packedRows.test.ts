@@ -34,6 +34,25 @@ describe('rows deflated on their way to the webview (extension host, local API s
     const opened = api.panels.open({ account, org: account.organizations[0]!, start: new Date(day0 * 86_400_000), end: new Date((day0 + 7) * 86_400_000 - 1) });
     const webview = opened.panel.webview;
     const post = webview.postMessage.bind(webview);
+    const selected: number[] = [];
+    const told: boolean[] = [];
+    let forwardReports = true;
+    const handle = opened.handleMessage.bind(opened);
+    opened.handleMessage = (m: unknown) => {
+      const msg = m as { type?: unknown; count?: unknown; behind?: unknown };
+      if (msg?.type === 'selectionChanged' && typeof msg.count === 'number') selected.push(msg.count);
+      if (msg?.type === 'rowsBehind' && typeof msg.behind === 'boolean') {
+        told.push(msg.behind);
+        if (!forwardReports) return Promise.resolve();
+        if (!msg.behind) forwardReports = false; // the last report the host hears: it keeps up
+      }
+      return handle(m);
+    };
+    // The page has started and says it reads rows as they come: the host deflates only then.
+    // Its later reports stay with the test: whether it falls behind for a moment while the body
+    // arrives depends on the machine (on a cold CI machine it was still starting, and nothing was
+    // deflated), and this test is about deflated rows reaching the page whole.
+    await until(() => told.includes(false) || undefined, 'the page to say it keeps up', 60_000);
     let packed = 0;
     let plain = 0;
     // VS Code behind: it takes no rows message until the whole body is in, then one every 20 ms,
@@ -48,15 +67,6 @@ describe('rows deflated on their way to the webview (extension host, local API s
       if (m.offset !== 0) await new Promise<void>((r) => acks.push(r));
       return ok;
     };
-    const selected: number[] = [];
-    const told: boolean[] = [];
-    const handle = opened.handleMessage.bind(opened);
-    opened.handleMessage = (m: unknown) => {
-      const msg = m as { type?: unknown; count?: unknown; behind?: unknown };
-      if (msg?.type === 'selectionChanged' && typeof msg.count === 'number') selected.push(msg.count);
-      if (msg?.type === 'rowsBehind' && typeof msg.behind === 'boolean') told.push(msg.behind);
-      return handle(m);
-    };
     try {
       const loading = opened.load(false);
       // Until the rows stop coming (the body is in), then VS Code takes them, slowly.
@@ -70,8 +80,6 @@ describe('rows deflated on their way to the webview (extension host, local API s
       const rows = opened.rows.length;
       assert.ok(rows >= 50_000, `a load of many messages (${rows} rows)`);
       assert.ok(packed > 0 && plain > 32, `some deflated (${packed}), the first ones not (${plain})`);
-      // Deflated only once the page had said it keeps up (it reads each message as it comes).
-      assert.ok(told.includes(false), `the page said it keeps up (${told.join(',')})`);
       // Select All in the webview: it says how many rows it selected, which is every row it read.
       await until(async () => {
         opened.command('selectAll');
