@@ -154,6 +154,8 @@ async function main(): Promise<void> {
 
       // Sort: click the header, wait two animation frames (the new rows are painted).
       const sortDetail: string[] = [];
+      // BENCH_WVPROFILE: a profile of the webview over the sorts too.
+      const wvSorts = process.env.BENCH_WVPROFILE ? await startFrameProfile(page, frame) : undefined;
       for (const column of ['emails', 'source', 'date']) {
         const { ms, handler } = await frame.evaluate(async (col) => {
           const h = document.querySelector<HTMLElement>(`[data-testid="grid"] [role="columnheader"][data-column="${col}"]`)!;
@@ -167,6 +169,7 @@ async function main(): Promise<void> {
         sortDetail.push(`${column} ${Math.round(ms)} (handler ${Math.round(handler)})`);
       }
       if (process.env.BENCH_PHASES) console.log(`  sorts: ${sortDetail.join(', ')}`);
+      if (wvSorts) console.log((await wvSorts()).replace('while loading', 'while sorting'));
       // Group by source, then by IP address: the keystrokes below recompute the groups as well.
       const pick = (testid: string, value: string) =>
         frame.evaluate(async ([id, v]) => {
