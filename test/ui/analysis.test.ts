@@ -3,7 +3,7 @@ import type { Frame } from 'playwright-core';
 import { presetRange } from '../../src/records/dateInput';
 import { RateFormat } from '../../src/shared/percent';
 import { startApiServer, type ApiServer } from '../server/server';
-import { activeEditorText, addAccount, choose, cspViolations, findWebviewFrame, openDmarcView, openWorkbench, runCommand, waitForPanelReady, type Workbench } from './harness';
+import { addAccount, choose, cspViolations, findWebviewFrame, openDmarcView, openWorkbench, runCommand, tabText, waitForPanelReady, type Workbench } from './harness';
 
 const KEY = 'ui-analysis-key-5120';
 const ORG = 'org-ui-analysis';
@@ -184,16 +184,14 @@ describe('records panel analysis in the browser: trend, groups, DKIM fields, lay
     assert.equal(await summaryEmails(), emails);
 
     await frame.locator('[data-testid="groups-export-json"]').click();
-    await wb.page.locator('.tab', { hasText: /dmarc-Analysis-Org-groups-\d+\.json/ }).first().waitFor({ state: 'visible', timeout: 30_000 });
-    const exported = JSON.parse(await activeEditorText(wb.page)) as { groupedBy: string; groups: { group: string; subgroup?: string; emails: number; rows: number }[] };
+    const exported = JSON.parse(await tabText(wb.page, /dmarc-Analysis-Org-groups-\d+\.json/)) as { groupedBy: string; groups: { group: string; subgroup?: string; emails: number; rows: number }[] };
     assert.equal(exported.groupedBy, 'Source → IP address');
     const level0 = exported.groups.filter((g) => g.subgroup === undefined);
     assert.deepEqual(level0.map((g) => [g.group, g.rows, g.emails]), [[top[0], top[1].length, emails]], 'the filtered table: one source');
     assert.equal(exported.groups.filter((g) => g.subgroup !== undefined).reduce((s, g) => s + g.emails, 0), emails, 'its IPs add up');
     await runCommand(wb.page, 'View: Revert and Close Editor');
     await frame.locator('[data-testid="groups-export-csv"]').click();
-    await wb.page.locator('.tab', { hasText: /dmarc-Analysis-Org-groups-\d+\.csv/ }).first().waitFor({ state: 'visible', timeout: 30_000 });
-    const csv = (await activeEditorText(wb.page)).split(/\r?\n/).filter(Boolean);
+    const csv = (await tabText(wb.page, /dmarc-Analysis-Org-groups-\d+\.csv/)).split(/\r?\n/).filter(Boolean);
     assert.equal(csv[0], 'group,subgroup,rows,emails,share,dmarcPass,alignedSpf,alignedDkim,delivered,quarantined,rejected,first,last');
     assert.equal(csv.length, exported.groups.length + 1, 'one line per group and subgroup');
     await runCommand(wb.page, 'View: Revert and Close Editor');

@@ -3,7 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { accept, answer, activeEditorText, findWebviewFrame, openDmarcView, runCommand, waitForPanelReady } from './harness';
+import { accept, answer, findWebviewFrame, openDmarcView, runCommand, tabText, waitForPanelReady } from './harness';
 
 interface Harness {
   repoRoot: string;
@@ -155,8 +155,7 @@ describe('npm run demo, end to end in the browser', () => {
     assert.match(await frame.locator('[data-testid="selected-count"]').innerText(), /\b2\b/);
     await shot('json-detail');
     await frame.locator('[data-testid="export-json"]').click();
-    await page.locator('.tab', { hasText: /dmarc-Acme-Corporation-\d+\.json/ }).first().waitFor({ state: 'visible', timeout: 30_000 });
-    const exported = JSON.parse(await activeEditorText(page));
+    const exported = JSON.parse(await tabText(page, /dmarc-Acme-Corporation-\d+\.json/));
     assert.equal(exported.length, 2);
     assert.ok(exported.every((r: { visibleFrom?: string; from?: string }) => /acme/.test(String(r.visibleFrom ?? r.from))));
     await shot('export');

@@ -4,7 +4,7 @@ import { fetchDmarcRecords } from '../../src/api';
 import { presetRange } from '../../src/records/dateInput';
 import { startApiServer, HOSTILE_STRINGS, type ApiServer } from '../server/server';
 import { figures, lost } from '../hostile/figures';
-import { activeEditorText, addAccount, answer, choose, cspViolations, findReadyPanel, findWebviewFrame, openDmarcView, openWorkbench, runCommand, waitForPanelReady, type Workbench } from './harness';
+import { addAccount, answer, choose, closeAllEditors, cspViolations, findReadyPanel, findWebviewFrame, openDmarcView, openWorkbench, runCommand, tabText, waitForPanelReady, type Workbench } from './harness';
 
 const KEY = 'ui-panel-key-4411';
 const ORG = 'org-ui-panel';
@@ -41,7 +41,7 @@ describe('records panel in the browser', () => {
 
   /** The only editor: a new panel of `orgName` over `range`, with every row in. */
   async function openPanel(orgName = 'Panel Org', range = 'Last 30 days'): Promise<Frame> {
-    await runCommand(wb.page, 'View: Close All Editors');
+    await closeAllEditors(wb.page);
     await fetchRecords(orgName, range);
     const f = await findWebviewFrame(wb.page, `[data-testid="records-panel"]`, 60_000);
     await waitForPanelReady(f);
@@ -152,8 +152,7 @@ describe('records panel in the browser', () => {
     const ids = await frame.locator('.row[aria-selected="true"]').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-index'))));
     assert.equal(ids.length, 3);
     await frame.locator('[data-testid="export-json"]').click();
-    await wb.page.locator('.tab', { hasText: /dmarc-Panel-Org-\d+\.json/ }).first().waitFor({ state: 'visible', timeout: 30_000 });
-    const text = await activeEditorText(wb.page);
+    const text = await tabText(wb.page, /dmarc-Panel-Org-\d+\.json/);
     const exported = JSON.parse(text);
     assert.equal(exported.length, 3);
     const url = new URL('/api/public/dmarc-records', server.url);
@@ -180,14 +179,12 @@ describe('records panel in the browser', () => {
     }
     // The keys go to the focused webview, which hands them to VS Code's keybinding service.
     await wb.page.keyboard.press('Control+Shift+Alt+J');
-    await wb.page.locator('.tab', { hasText: /dmarc-Panel-Org-\d+\.json/ }).first().waitFor({ state: 'visible', timeout: 30_000 });
-    assert.equal(JSON.parse(await activeEditorText(wb.page)).length, 2);
+    assert.equal(JSON.parse(await tabText(wb.page, /dmarc-Panel-Org-\d+\.json/)).length, 2);
     await runCommand(wb.page, 'View: Revert and Close Editor');
     await rows().nth(1).click({ modifiers: ['Control'] });
     assert.match(await frame.locator('[data-testid="selected-count"]').innerText(), /\b1\b/, 'Ctrl+click took one row out');
     await wb.page.keyboard.press('Control+Shift+Alt+T');
-    await wb.page.locator('.tab', { hasText: /dmarc-Panel-Org-\d+\.csv/ }).first().waitFor({ state: 'visible', timeout: 30_000 });
-    const csv = (await activeEditorText(wb.page)).trim().split(/\r?\n/);
+    const csv = (await tabText(wb.page, /dmarc-Panel-Org-\d+\.csv/)).trim().split(/\r?\n/);
     assert.equal(csv.length, 2, 'a header and the one selected row');
     assert.match(csv[0]!, /source/i);
     await runCommand(wb.page, 'View: Revert and Close Editor');
@@ -264,8 +261,7 @@ describe('records panel in the browser', () => {
     // The exported tab: the payloads are the document's text.
     await f.locator('.row:visible').first().click();
     await wb.page.keyboard.press('Control+Shift+Alt+J');
-    await wb.page.locator('.tab', { hasText: /dmarc-Hostile-Org-\d+\.json/ }).first().waitFor({ state: 'visible', timeout: 30_000 });
-    const exported = await activeEditorText(wb.page);
+    const exported = await tabText(wb.page, /dmarc-Hostile-Org-\d+\.json/);
     assert.ok(HOSTILE_STRINGS.some((h) => exported.includes(JSON.stringify(h).slice(1, -1))), 'payloads exported as JSON text');
     await runCommand(wb.page, 'View: Revert and Close Editor');
     // The same payloads as group names, trend series, chips and facet values.
@@ -315,7 +311,7 @@ describe('records panel in the browser', () => {
     await iconIs('panel-light.svg');
   });
   it('Cancel on the progress notification stops the fetch and closes the panel it opened', async () => {
-    await runCommand(wb.page, 'View: Close All Editors');
+    await closeAllEditors(wb.page);
     const tabs = wb.page.locator('.tab', { hasText: 'Panel Org ·' });
     const before = await tabs.count();
     server.setFaults({ latencyMs: 15_000 });
@@ -344,7 +340,7 @@ describe('records panel in the browser', () => {
       const res = await fetchDmarcRecords({ baseUrl: server.url, apiKey: KEY, organizationId: ORG, startDate: q.startDate!, endDate: q.endDate! });
       return res.records.length;
     };
-    await runCommand(wb.page, 'View: Close All Editors');
+    await closeAllEditors(wb.page);
     server.setFaults({ bodyStallMs: 6000 });
     try {
       server.resetRequests();
@@ -368,7 +364,7 @@ describe('records panel in the browser', () => {
       assert.equal(await note.isVisible(), false, 'the live count is gone');
 
       // Another range, with the connection lost after the first 64 KB (every try).
-      await runCommand(wb.page, 'View: Close All Editors');
+      await closeAllEditors(wb.page);
       server.setFaults({ resetMidBody: true });
       const day = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10);
       await fetchRecords('Panel Org', 'Custom range…');

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import type { Frame } from 'playwright-core';
 import { startApiServer, type ApiServer } from '../server/server';
-import { activeEditorText, addAccount, choose, findWebviewFrame, openDmarcView, openWorkbench, runCommand, waitForPanelReady, type Workbench } from './harness';
+import { addAccount, choose, closeAllEditors, findWebviewFrame, openDmarcView, openWorkbench, runCommand, tabText, waitForPanelReady, type Workbench } from './harness';
 
 const KEY = 'ui-actions-key-7c20';
 const ORG = 'org-ui-actions';
@@ -20,7 +20,7 @@ describe('panel and tree actions in the browser', () => {
   const fetches = (s: ApiServer, org: string) => s.requests.filter((r) => r.query.organizationId === org && r.query.startDate !== undefined);
 
   async function openPanel(orgName: string, range: string): Promise<Frame> {
-    await runCommand(wb.page, 'View: Close All Editors');
+    await closeAllEditors(wb.page);
     await runCommand(wb.page, 'DMARC: Fetch Records for Date Range…');
     const title = wb.page.locator('.quick-input-widget .quick-input-title');
     await title.waitFor({ state: 'visible' });
@@ -83,8 +83,7 @@ describe('panel and tree actions in the browser', () => {
     assert.deepEqual(selected.sort(), shown.slice(1, 4).sort(), 'the second to fourth rows on screen');
     const ips = await frame.locator('.row[aria-selected="true"] [data-column="ipAddress"]').allInnerTexts();
     await frame.locator('[data-testid="export-csv"]').click();
-    await wb.page.locator('.tab', { hasText: /dmarc-Actions-Org-\d+\.csv/ }).first().waitFor({ state: 'visible', timeout: 30_000 });
-    const lines = (await activeEditorText(wb.page)).split(/\r?\n/).filter(Boolean);
+    const lines = (await tabText(wb.page, /dmarc-Actions-Org-\d+\.csv/)).split(/\r?\n/).filter(Boolean);
     assert.equal(lines.length, 4, 'a header and the three selected rows');
     const column = lines[0]!.split(',').indexOf('ipAddress');
     assert.ok(column >= 0, `an ipAddress column: ${lines[0]}`);

@@ -3,7 +3,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readAggregateReports } from '../../src/import';
-import { activeEditorText, choose, cspViolations, findWebviewFrame, openDmarcView, openWorkbench, runCommand, waitForPanelReady, type Workbench } from './harness';
+import { choose, cspViolations, findWebviewFrame, openDmarcView, openWorkbench, runCommand, tabText, waitForPanelReady, type Workbench } from './harness';
 
 const FIXTURES = join(__dirname, '..', '..', 'test', 'fixtures', 'reports');
 
@@ -109,11 +109,7 @@ describe('report files in the browser: a folder opened from the palette, its dom
     await page.keyboard.press('Control+a');
     assert.match(await frame.locator('[data-testid="selected-count"]').innerText(), new RegExp(`\\b${rows}\\b`));
     await page.keyboard.press('Control+Shift+Alt+J');
-    const tab = page.locator('.tab', { hasText: /dmarc-example\.com-\d+\.json/ }).first();
-    await tab.waitFor({ state: 'visible', timeout: 30_000 });
-    // Its editor, whichever group the keyboard is in now (the panel's webview may still hold it).
-    await tab.click();
-    const exported = JSON.parse(await activeEditorText(page)) as Record<string, unknown>[];
+    const exported = JSON.parse(await tabText(page, /dmarc-example\.com-\d+\.json/)) as Record<string, unknown>[];
     assert.equal(exported.length, rows);
     for (const r of exported) assert.ok(r.row && r.identifiers && r.auth_results, 'a report record: row, identifiers, auth_results');
     assert.deepEqual(await cspViolations(frame), []);
