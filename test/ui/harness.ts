@@ -1,7 +1,7 @@
 // Shared set-up for the browser layer: a fresh VS Code Server with this extension loaded and a
 // headless Chromium on its workbench. The launcher lives in test/host (plain ESM, also used by
 // test/run.mjs); test/host/layer.mjs hands it over through a global.
-import type { Browser, Page, Frame } from 'playwright-core';
+import type { Browser, Page, Frame, Locator } from 'playwright-core';
 import { join } from 'node:path';
 
 interface Host {
@@ -207,7 +207,6 @@ export async function addAccount(page: Page, o: { label: string; baseUrl: string
   await page.locator('.sidebar .monaco-list-row', { hasText: o.orgName }).first().waitFor({ state: 'visible', timeout: 30_000 });
 }
 
-/** The text of the active editor, read through the clipboard (Monaco renders only visible lines). */
 /**
  * Closes every editor, unsaved exports too: after a test that failed before it closed its export,
  * VS Code asks whether to save it, and that dialog would block every test after it.
@@ -216,32 +215,48 @@ export async function closeAllEditors(page: Page): Promise<void> {
   const dirty = await page.locator('.tab.dirty').count();
   await runCommand(page, 'View: Close All Editors');
   if (dirty === 0) return;
-  const dontSave = page.locator('.monaco-dialog-box button', { hasText: /Don.t Save/ });
+  const dontSave = page.locator('.monaco-dialog-box .monaco-button', { hasText: /Don.t Save/ });
   await dontSave.click({ timeout: 5_000 }).catch(() => undefined);
 }
 
 /**
- * The text of the tab named like `name` (an export a panel opened beside itself), read from its
- * editor: a click in that editor first, since the panel's webview may still hold the keyboard and
- * its group be the active one (seen in 1 of 4 runs, in more than one test). Not a click on the
- * tab: in one test that left the panel's webview gone (its frame detached).
+ * The text of the tab named like `name` (an export a panel opened beside itself), with its group
+ * made the active one (what the test does next, such as Revert and Close Editor, acts on it). The
+ * panel's webview, which had the keyboard when the export was asked for, can keep its own group
+ * the active one after the export's editor opened, even after a click in that editor (1 run in 3
+ * here, in more than one test); the group's number key (Ctrl+2: Focus Second Editor Group) then
+ * makes the export's group active. Not a click on the tab: in one test that left the panel's
+ * webview gone.
  */
 export async function tabText(page: Page, name: RegExp): Promise<string> {
   const tab = page.locator('.tab', { hasText: name }).first();
   await tab.waitFor({ state: 'visible', timeout: 30_000 });
   const group = page.locator('.editor-group-container', { has: page.locator('.tab.active', { hasText: name }) }).first();
-  await group.locator('.monaco-editor .view-lines').first().click({ timeout: 30_000 });
+  const number = 1 + (await page.locator('.editor-group-container').evaluateAll((groups, re) => {
+    const test = new RegExp(re.source, re.flags);
+    return groups.findIndex((g) => [...g.querySelectorAll('.tab.active')].some((t) => test.test(t.textContent ?? '')));
+  }, { source: name.source, flags: name.flags }));
+  for (let k = 0; k < 5 && !(await group.evaluate((g) => g.classList.contains('active'))); k++) {
+    await group.locator('.monaco-editor .view-lines').first().click({ timeout: 30_000 });
+    if (k > 0 && number >= 1 && number <= 8) await page.keyboard.press(`Control+${number}`);
+    await page.waitForTimeout(300);
+  }
   return activeEditorText(page);
 }
 
+/** The text of the active editor, read through the clipboard (Monaco renders only visible lines). */
 export async function activeEditorText(page: Page): Promise<string> {
+  return editorText(page, page.locator('.editor-group-container.active .monaco-editor .view-lines').first());
+}
+
+async function editorText(page: Page, lines: Locator): Promise<string> {
   // An editor that has just opened may not have its text (or the clipboard its copy) yet: copy
   // again until something arrives, for up to 10 s; an editor that stays empty reads as empty.
   const deadline = Date.now() + 10_000;
   for (;;) {
-    // A click in the active group's editor gives it the keyboard, whatever input element this
-    // Monaco version uses (a textarea or an EditContext).
-    await page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click();
+    // A click in the editor gives it the keyboard, whatever input element this Monaco version
+    // uses (a textarea or an EditContext).
+    await lines.click({ timeout: 30_000 });
     await page.keyboard.press('Control+A');
     await page.keyboard.press('Control+C');
     await page.waitForTimeout(200);
