@@ -71,6 +71,8 @@ const BEHIND_MESSAGES = 4;
 /** The page tells the host it is behind at BEHIND_MESSAGES waiting, and that it keeps up again at this many. */
 const CAUGHT_UP_MESSAGES = 1;
 const STREAM_BEHIND_MS = 1_000;
+/** Once the body is in and the page is behind, the progress alone is redrawn this often. */
+const TAIL_PROGRESS_MS = 250;
 const STREAM_BEHIND_ANALYSIS_MS = 10_000;
 
 /** The bytes of a `rows` message, whatever shape structured cloning gave them, read as a binary chunk. */
@@ -306,23 +308,34 @@ export class RowPump {
   }
 
   /** A recompute of the view while rows stream in (see STREAM_UPDATE_MS and BEHIND_MESSAGES). */
-  private scheduleStreamUpdate(): void {
+  private scheduleStreamUpdate(wait?: number): void {
     const since = performance.now() - this.lastUpdate;
     const behind = this.queue.length >= BEHIND_MESSAGES;
-    const wait = Math.max(0, Math.max(behind ? STREAM_BEHIND_MS : STREAM_UPDATE_MS, 9 * this.updateCost) - since);
-    this.updateTimer = window.setTimeout(() => {
-      this.updateTimer = 0;
-      const t = performance.now();
-      // Fell behind meanwhile: read the rows first, recompute later.
-      if (this.queue.length >= BEHIND_MESSAGES && t - this.lastUpdate < STREAM_BEHIND_MS) {
-        this.scheduleStreamUpdate();
-        return;
-      }
-      const analysis = t - this.lastAnalysis >= (this.queue.length >= BEHIND_MESSAGES ? STREAM_BEHIND_ANALYSIS_MS : STREAM_ANALYSIS_MS);
-      if (analysis) this.lastAnalysis = t;
-      this.app.update(true, analysis);
-      this.updateCost = performance.now() - t;
-    }, wait);
+    wait ??= Math.max(0, Math.max(behind ? STREAM_BEHIND_MS : STREAM_UPDATE_MS, 9 * this.updateCost) - since);
+    this.updateTimer = window.setTimeout(() => this.streamUpdate(), wait);
+  }
+
+  private streamUpdate(): void {
+    this.updateTimer = 0;
+    const t = performance.now();
+    const behind = this.queue.length >= BEHIND_MESSAGES;
+    if (behind && !this.app.growing) {
+      // The body is in and rows wait here: they come as fast as they are read, and the last
+      // brings the full update. Until then only the progress ("Loading… N of M rows") is redrawn:
+      // a recompute of a million rows is 200–300 ms the last row would wait for.
+      this.app.render();
+      this.scheduleStreamUpdate(TAIL_PROGRESS_MS);
+      return;
+    }
+    // Fell behind meanwhile: read the rows first, recompute later.
+    if (behind && t - this.lastUpdate < STREAM_BEHIND_MS) {
+      this.scheduleStreamUpdate();
+      return;
+    }
+    const analysis = t - this.lastAnalysis >= (behind ? STREAM_BEHIND_ANALYSIS_MS : STREAM_ANALYSIS_MS);
+    if (analysis) this.lastAnalysis = t;
+    this.app.update(true, analysis);
+    this.updateCost = performance.now() - t;
   }
 
   /**
