@@ -320,15 +320,23 @@ async function frameSession(page: Page, frame: Frame): Promise<CDPSession> {
   throw new Error('the webview does not run in a renderer of its own');
 }
 
-/** BENCH_WVPROFILE=1: a CPU profile of the webview's page while it loads; the stop function gives its top self times. */
-async function startFrameProfile(page: Page, frame: Frame): Promise<() => Promise<string>> {
-  const cdp = await frameSession(page, frame);
+/** Starts V8's sampling profiler on a CDP session (`interval` in µs); the function returned stops it, detaches and gives the profile. */
+async function startProfiler(cdp: CDPSession, interval: number) {
   await cdp.send('Profiler.enable');
-  await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+  await cdp.send('Profiler.setSamplingInterval', { interval });
   await cdp.send('Profiler.start');
   return async () => {
     const { profile } = await cdp.send('Profiler.stop');
     await cdp.detach().catch(() => undefined);
+    return profile;
+  };
+}
+
+/** BENCH_WVPROFILE=1: a CPU profile of the webview's page while it loads; the stop function gives its top self times. */
+async function startFrameProfile(page: Page, frame: Frame): Promise<() => Promise<string>> {
+  const stop = await startProfiler(await frameSession(page, frame), 200);
+  return async () => {
+    const profile = await stop();
     // BENCH_WVPROFILE=<dir> (a path): the profile itself too, for DevTools or a timeline.
     if (process.env.BENCH_WVPROFILE!.includes('/')) writeFileSync(join(process.env.BENCH_WVPROFILE!, `webview-${Date.now()}.cpuprofile`), JSON.stringify(profile));
     const self = new Map<string, number>();
@@ -346,13 +354,9 @@ async function startFrameProfile(page: Page, frame: Frame): Promise<() => Promis
 
 /** BENCH_EXPORTPROFILE=1: a CPU profile of the workbench window's main thread; the stop function gives its top self and total times. */
 async function startWindowProfile(page: Page): Promise<() => Promise<string>> {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('Profiler.enable');
-  await cdp.send('Profiler.setSamplingInterval', { interval: 500 });
-  await cdp.send('Profiler.start');
+  const stop = await startProfiler(await page.context().newCDPSession(page), 500);
   return async () => {
-    const { profile } = await cdp.send('Profiler.stop');
-    await cdp.detach().catch(() => undefined);
+    const profile = await stop();
     const byId = new Map(profile.nodes.map((n) => [n.id, n]));
     const parent = new Map<number, number>();
     for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
