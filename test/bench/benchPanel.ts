@@ -6,13 +6,13 @@
  *   first paint   first rows painted, after the HTTP response completed (bar 1.5 s)
  *   sort          click on a header until the next frame is painted (bar 150 ms)
  *   filter        one keystroke in the search box until the next frame is painted, with the trend,
- *                 the facets and a two-level group-by (source → IP) all recomputed (bar 100 ms;
- *                 400 ms at 1M rows)
+ *                 the facets and a two-level group-by (source → IP) all recomputed (bar 100 ms)
  *   group-by      choosing another group-by field until the next frame is painted (bar 150 ms;
  *                 400 ms at 1M rows)
  *   bundle        the webview's minified script (bar 250 KB); (chart) Chart.js's, loaded when the trend is first drawn
  *   DOM rows      row elements in the DOM at several scroll positions (bar 200)
- *   host blocked  longest extension-host event-loop block while loading and using the panel (bar 200 ms)
+ *   host blocked  longest extension-host event-loop block while loading and using the panel (bar
+ *                 200 ms at 100k rows, the records-panel issue's; 100 ms at 1M rows, issue 12's)
  *   export JSON   every row selected (Ctrl+A in the grid), then DMARC: Export Selected Rows to JSON
  *                 from the command palette, until the extension host has the untitled JSON document
  *                 open in its tab with one line per row (bar 3000 ms at 100k rows); with the
@@ -297,7 +297,8 @@ async function main(): Promise<void> {
   line('bundle', [await webviewBundleKb()], 250, 'KB');
   line('  (chart)', [await webviewBundleKb('media/webview/chart.ts')], Infinity, 'KB');
   line('DOM rows', results.domRows, 200, 'rows');
-  line('host blocked', results.hostBlocked, 100, 'ms');
+  // Issue 12 asks "never blocked > 100 ms" at 1M rows and, at 100k, every bar of before (200 ms).
+  line('host blocked', results.hostBlocked, big ? 100 : 200, 'ms');
   if (results.exportJson.length === 0) return;
   line('export JSON', results.exportJson, 3000, 'ms');
   // The tab shows its first rows while the rest is appended (printed, no bar: the bar is the whole document).
