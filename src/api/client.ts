@@ -39,8 +39,14 @@ export interface ClientOptions extends FetchOptions {
    * index of the first of them among the rows of this attempt: 0 again means a retry started
    * over, and the rows handed out before are void. When the fetch fails, rows handed out are
    * incomplete; the result (when it succeeds) holds exactly the rows handed out.
+   *
+   * A promise returned asks the client to read no further until it settles: the consumer is
+   * behind, and the rest of the body waits in the network (TCP's flow control) rather than as
+   * rows in memory. The attempt's timeout does not run meanwhile (it is the server's time, not
+   * the consumer's), cancel still stops everything at once, and a promise that takes longer than
+   * `CONSUMER_HOLD_MAX_MS` is no longer waited for.
    */
-  onRows?: (records: DmarcRecord[], offset: number) => void;
+  onRows?: (records: DmarcRecord[], offset: number) => unknown;
   /** Called once when the fetch ends, either way: what the Info log line says (requestLog.ts). */
   onDone?: (summary: RequestSummary) => void;
 }
@@ -194,10 +200,24 @@ async function attemptOnce(
   };
   signal?.addEventListener('abort', onAbort, { once: true });
   if (signal?.aborted) onAbort();
-  const timer = setTimeout(() => {
-    why ??= 'timeout';
-    ac.abort();
-  }, timeoutMs);
+  // The attempt's clock: paused while a consumer of streamed rows holds the reading.
+  let left = timeoutMs;
+  let since = Date.now();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const clock = {
+    run: (): void => {
+      since = Date.now();
+      timer = setTimeout(() => {
+        why ??= 'timeout';
+        ac.abort();
+      }, left);
+    },
+    pause: (): void => {
+      clearTimeout(timer);
+      left = Math.max(0, left - (Date.now() - since));
+    },
+  };
+  clock.run();
   const t0 = Date.now();
   let url = first;
   try {
@@ -233,7 +253,7 @@ async function attemptOnce(
     stats.status = status;
     stats.bytes = undefined;
     const contentType = res.headers.get('content-type');
-    if (status >= 200 && status < 300) return await readRecords(res, contentType, apiKey, options, log, stats, t0);
+    if (status >= 200 && status < 300) return await readRecords(res, contentType, apiKey, options, log, stats, t0, { ...clock, signal: ac.signal });
     log(`${status} from ${url.host} after ${Date.now() - t0} ms`);
     throw await httpError(res, url, organizationId, apiKey);
   } catch (e) {
@@ -267,16 +287,20 @@ async function readRecords(
   log: Log,
   stats: Stats,
   t0: number,
+  attempt: AttemptClock,
 ): Promise<FetchResult> {
   const { status } = res;
   const onRows = options.onRows;
+  // What the consumer last asked to wait for before the next read.
+  let hold: PromiseLike<unknown> | undefined;
   const body = new RecordsBodyStream(contentType, {
     secret: apiKey,
     onRows:
       onRows &&
       ((records, offset) => {
         try {
-          onRows(records, offset);
+          const asked = onRows(records, offset);
+          if (isThenable(asked)) hold = asked;
         } catch (e) {
           log(`a consumer of streamed rows failed: ${e instanceof Error ? e.message : String(e)}`);
         }
@@ -299,6 +323,12 @@ async function readRecords(
       if (bytes === 0) options.onFirstByte?.({ status, ms: Date.now() - t0 });
       bytes += value.byteLength;
       body.push(decoder.decode(value, { stream: true }));
+      if (hold) {
+        const h = hold;
+        hold = undefined;
+        await holdReading(h, attempt);
+        since = Date.now();
+      }
     }
   }
   body.push(decoder.decode());
@@ -310,6 +340,45 @@ async function readRecords(
   const result = body.finish();
   log(`${result.records.length} records, ${result.rejected.count} rejected, ${result.warnings.length} warnings; checked in ${Date.now() - t1} ms`);
   return result;
+}
+
+/** The attempt's timeout, which pauses while a consumer holds the reading, and its signal. */
+interface AttemptClock {
+  run(): void;
+  pause(): void;
+  signal: AbortSignal;
+}
+
+function isThenable(v: unknown): v is PromiseLike<unknown> {
+  return typeof v === 'object' && v !== null && typeof (v as { then?: unknown }).then === 'function';
+}
+
+/** The longest one promise returned by `onRows` holds the reading. */
+export const CONSUMER_HOLD_MAX_MS = 10_000;
+
+/**
+ * Waits for the consumer (at most CONSUMER_HOLD_MAX_MS) with the attempt's clock paused; returns
+ * at once when the attempt is aborted (the next read then fails as cancelled).
+ */
+async function holdReading(asked: PromiseLike<unknown>, attempt: AttemptClock): Promise<void> {
+  if (attempt.signal.aborted) return;
+  attempt.pause();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let onAbort: (() => void) | undefined;
+  try {
+    await Promise.race([
+      Promise.resolve(asked).then(undefined, () => undefined),
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, CONSUMER_HOLD_MAX_MS);
+        onAbort = resolve;
+        attempt.signal.addEventListener('abort', onAbort, { once: true });
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+    if (onAbort) attempt.signal.removeEventListener('abort', onAbort);
+    if (!attempt.signal.aborted) attempt.run();
+  }
 }
 
 /** Waits `ms`, or rejects with `cancelled` the moment the signal aborts. */

@@ -97,6 +97,48 @@ describe('api client: rows while the body arrives', () => {
     assert.deepStrictEqual(given.map((r) => r.raw), expectedRows().slice(0, given.length));
   });
 
+  it('a consumer that asks to wait holds the reading: no rows until it lets go, then every row once, in order, and the wait is not the server\'s time', async () => {
+    server.setFaults({ bodyStallMs: 200 });
+    const given: DmarcRecord[] = [];
+    const at: number[] = [];
+    const holdMs = 1500;
+    let releasedAt = 0;
+    const t0 = Date.now();
+    const result = await fetchDmarcRecords(query(), {
+      ...FAST,
+      // Shorter than the hold: the attempt would time out if the hold counted.
+      timeoutMs: 1000,
+      onRows: (records) => {
+        at.push(Date.now());
+        given.push(...records);
+        if (at.length > 1) return undefined;
+        return new Promise<void>((r) => setTimeout(() => ((releasedAt = Date.now()), r()), holdMs));
+      },
+    });
+    assert.ok(at.length >= 2, `several hand-outs (${at.length})`);
+    assert.ok(releasedAt > 0 && at[1]! >= releasedAt, `the next rows came ${at[1]! - t0} ms in, after the hold ended at ${releasedAt - t0} ms`);
+    assert.deepStrictEqual(given.map((r) => r.raw), expectedRows(), 'every row as sent, in order, none lost, none twice');
+    assert.equal(result.records.length, given.length);
+  });
+
+  it('cancel during a hold stops the download at once', async () => {
+    server.setFaults({ bodyStallMs: 300 });
+    const ac = new AbortController();
+    const t0 = Date.now();
+    await assert.rejects(
+      fetchDmarcRecords(query(), {
+        ...FAST,
+        signal: ac.signal,
+        onRows: () => {
+          setTimeout(() => ac.abort(), 100);
+          return new Promise(() => undefined); // never lets go
+        },
+      }),
+      (e: unknown) => e instanceof ApiError && e.kind === 'cancelled',
+    );
+    assert.ok(Date.now() - t0 < 2000, `cancelled in ${Date.now() - t0} ms`);
+  });
+
   it('cancel stops the download at once, mid-body', async () => {
     server.setFaults({ bodyStallMs: 5000 });
     const ac = new AbortController();
