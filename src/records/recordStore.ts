@@ -17,8 +17,8 @@
  * - Storing a range drops the held entries inside it that are not newer (a month read from disk
  *   does not displace a day refreshed this session). A failed request changes nothing, so a
  *   failed refresh leaves the old data in place.
- * - `get` and `peek` give each caller a fresh array; `peekRecords` gives a shared one that keeps
- *   its identity while the held data is unchanged, so views can memoise summaries per range.
+ * - `get` and `peek` give each caller a fresh array; `peekRecords` a shared one, the same while
+ *   the held data is, so views can memoise summaries per range.
  * - Settled ranges (see `isClosed`) are read from the DiskCache before the network and written
  *   to it after a network fetch; open ones (today, Last N days, the current month) stay in
  *   memory only.
@@ -38,9 +38,8 @@ export interface RecordScope {
 
 /** How long a fetch's result waits for its `onComplete` callers to hand its rows on (RowsOptions). */
 const HANDOFF_MAX_MS = 30_000;
-
-/** Rows of a fetch as they arrive: `offset` 0 again means the fetch started over (a retry). */
-export type RowsListener = (records: DmarcRecord[], offset: number) => void;
+/** Rows of a fetch as they arrive (`offset` 0 again: a retry); a promise returned holds the reading (ClientOptions.onRows). */
+export type RowsListener = (records: DmarcRecord[], offset: number) => unknown;
 
 /** Fetches a range; calls `onRows` with the rows as they arrive, when it can (see ClientOptions.onRows). */
 export type RangeFetcher = (scope: RecordScope, start: Date, end: Date, signal?: AbortSignal, onRows?: RowsListener) => Promise<FetchResult>;
@@ -87,23 +86,22 @@ export interface GetOptions {
   refresh?: boolean;
   signal?: AbortSignal;
   /**
-   * Rows of the fetch serving this call as they arrive from the network, in arrival order (rows
-   * outside the flight's range included: filter them), those that arrived before this call
-   * joined first. Not called when memory or disk serve the range. When `get` resolves, its
-   * records are the same rows (sorted by date, inside the range); when it rejects, the rows
-   * handed out were incomplete and nothing of them was kept.
+   * Rows of the fetch serving this call as they arrive, in arrival order (rows outside the
+   * flight's range included: filter them), those that arrived before this call joined first; a
+   * promise returned holds the reading (RowsListener). Not called when memory or disk serve the
+   * range. When `get` resolves, its records are the same rows (sorted, inside the range); when it
+   * rejects, the rows handed out were incomplete and nothing of them was kept.
    */
   onRows?: RowsListener;
   /**
-   * With `onRows`: called once the fetch serving this call has its whole, validated result,
-   * before the store sorts and keeps it. Its records are the rows handed to `onRows`, in arrival
-   * order. What it returns, the store awaits (30 s at most) before that work: a panel still
-   * passing a million rows on to its webview lost a second or more of the extension host to it
-   * (the sort's arrays brought on full collections of the heap, ~300 ms each). `get` resolves after.
+   * With `onRows`: called once the fetch serving this call has its whole, validated result (its
+   * records: the rows handed to `onRows`), before the store sorts and keeps it. What it returns,
+   * the store awaits first (30 s at most): a panel still passing a million rows on to its webview
+   * lost a second or more of the extension host to the sort (full collections of the heap, ~300
+   * ms each). `get` resolves after.
    */
   onComplete?: (result: FetchResult) => unknown;
 }
-
 
 interface Flight {
   start: number;
@@ -311,13 +309,17 @@ export class RecordStore {
       const result = await this.fetcher(scope, new Date(s), new Date(e), controller.signal, (records, offset) => {
         if (offset === 0) flight.streamed = [];
         flight.streamed.push(records);
+        // The fetch waits for every listener that asks it to (a panel whose webview is behind).
+        let holds: unknown[] | undefined;
         for (const l of [...flight.listeners]) {
           try {
-            l(records, offset);
+            const asked = l(records, offset);
+            if (asked instanceof Promise) (holds ??= []).push(asked);
           } catch (err) {
             this.log(`a listener of streamed rows failed: ${String(err)}`);
           }
         }
+        return holds && Promise.all(holds);
       });
       flight.streamed = [];
       flight.completed = result;

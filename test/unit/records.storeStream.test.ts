@@ -108,6 +108,33 @@ describe('record store: rows while they arrive', () => {
     assert.equal(store.peek(scope, range.startDate, range.endDate)?.records.length, data.records.length, 'kept once handed on');
   });
 
+  it('a caller that asks the fetch to wait holds it for every caller; the rows then all come, in order', async () => {
+    server.setFaults({ bodyStallMs: 200 });
+    const store = newStore();
+    const holder: number[] = [];
+    const other: number[] = [];
+    let releasedAt = 0;
+    const a = store.get(scope, range.startDate, range.endDate, {
+      onRows: () => {
+        holder.push(Date.now());
+        if (holder.length > 1) return undefined;
+        return new Promise<void>((r) => setTimeout(() => ((releasedAt = Date.now()), r()), 1000));
+      },
+    });
+    const rowsOfB: DmarcRecord[] = [];
+    const b = store.get(scope, range.startDate, range.endDate, {
+      onRows: (records) => {
+        other.push(Date.now());
+        rowsOfB.push(...records);
+      },
+    });
+    const [ra, rb] = await Promise.all([a, b]);
+    assert.ok(other.length >= 2 && releasedAt > 0, `several hand-outs (${other.length})`);
+    assert.ok(other[1]! >= releasedAt, 'the other caller got no further rows while the first held the fetch');
+    assert.equal(rowsOfB.length, ra.records.length, 'every row handed out');
+    assert.deepStrictEqual(new Set(rowsOfB), new Set(rb.records));
+  });
+
   it('a body that broke off never reports complete', async () => {
     server.setFaults({ resetMidBody: true });
     let heard = 0;
