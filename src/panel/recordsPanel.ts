@@ -257,8 +257,7 @@ export class RecordsPanel implements vscode.Disposable {
       case 'selectionChanged':
         this.selectionCount = m.count;
         return;
-      case 'saveState':
-        // The webview persists its own state (setState); nothing to keep on this side.
+      case 'saveState': // the webview persists its own state (setState): nothing to keep here
         return;
       case 'saveLayout':
         await this.deps.memento?.update(LAYOUT_KEY, m.layout);
@@ -303,17 +302,18 @@ export class RecordsPanel implements vscode.Disposable {
     const s = start.getTime();
     const e = end.getTime();
     let streamed = false;
-    /** Rows the network gave so far, before this panel's filter. */
-    let arrived = 0;
-    // Rows from the network as they arrive (in the order sent; the store's sorted copy comes at the end).
-    const onRows = (records: DmarcRecord[], offset: number): void => {
-      if (seq !== this.loadSeq) return;
+    let arrived = 0; // rows the network gave so far, before this panel's filter
+    // Rows from the network as they arrive (in the order sent; the store's sorted copy comes at
+    // the end). What it returns holds the download while the webview is far behind (RowSender.room).
+    const onRows = (records: DmarcRecord[], offset: number): Promise<void> | undefined => {
+      if (seq !== this.loadSeq) return undefined;
       if (offset === 0 && streamed) sender.reset(); // a retry started over
       if (offset === 0) arrived = 0;
       arrived += records.length;
       if (!streamed) perfMark('panelFirstRows', { rows: records.length });
       streamed = true;
       sender.add(records.filter((r) => r.dateMs >= s && r.dateMs <= e && (source === undefined || r.source === source)));
+      return sender.room();
     };
     const notices: string[] = [...extraNotices];
     let records: DmarcRecord[];

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { RowStream, type Resend } from '../../media/webview/data/rowStream';
 import { normaliseRow } from '../../src/api/schema';
 import type { DmarcRecord } from '../../src/api/types';
-import { RowSender } from '../../src/panel/rowSender';
+import { PACE_RESUME_ROWS, PACE_ROWS, RowSender } from '../../src/panel/rowSender';
 import { encodeRows } from '../../src/records/tuple';
 import type { HostMessage } from '../../src/shared/protocol';
 import { S } from '../../src/shared/rowCodec';
@@ -125,6 +125,74 @@ describe('row sender (host → records webview)', () => {
     assert.equal(counts.reduce((a, b) => a + b, 0), 100_000);
     assert.equal(counts[0], 1000, 'the first message stays small');
     assert.ok(counts.length === 81 && counts.slice(1, -1).every((c) => c === 1250), `then 1,250 a message: ${counts.join(',')}`);
+  });
+
+  it('room(): nothing to wait for while few rows are on their way, or before the webview reads; far behind, a promise that resolves once they are down to PACE_RESUME_ROWS', async () => {
+    const acks: (() => void)[] = [];
+    let count = 0;
+    const sender = new RowSender(
+      (m) => {
+        if (m.type === 'rows') count += m.count;
+        return new Promise((r) => acks.push(() => r(true)));
+      },
+      () => true,
+    );
+    sender.add(records(1000));
+    assert.equal(sender.room(), undefined, 'a thousand rows on their way: no wait');
+    // Rows that pile up while the webview starts hold nothing, before it reads and after.
+    const startup = 10_000;
+    sender.add(records(startup, 1000));
+    assert.equal(sender.room(), undefined, 'the webview has not read the first message yet (still starting): no wait');
+    await new Promise((r) => setTimeout(r, 20));
+    acks.splice(0).forEach((ack) => ack()); // now it has
+    await new Promise((r) => setTimeout(r, 20));
+    assert.equal(sender.room(), undefined, 'what piled up while it started holds nothing');
+    const behind = Math.ceil((PACE_ROWS + 5000) / 1250) * 1250;
+    sender.add(records(behind, 1000 + startup));
+    const room = sender.room();
+    assert.ok(room instanceof Promise, `${behind} rows more (PACE_ROWS ${PACE_ROWS}): the download is held`);
+    let free = false;
+    void room.then(() => (free = true));
+    // VS Code holds every message: the rows stay on their way, the promise stays pending.
+    const all = 1000 + startup + behind;
+    for (let waited = 0; count < all && waited < 5000; waited += 20) await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, 100));
+    assert.equal(free, false, 'still held while nothing is acknowledged');
+    assert.equal(count, all, 'the sender posted what it had meanwhile');
+    // Acknowledged one by one (the startup rows first): held until PACE_RESUME_ROWS or fewer of the rest are on their way.
+    let acked = 0;
+    while (!free && acks.length > 0) {
+      acks.shift()!();
+      acked += 1250;
+      await new Promise((r) => setTimeout(r, 5));
+      const left = startup + behind - acked - Math.max(0, startup - acked);
+      if (left > PACE_RESUME_ROWS) assert.equal(free, false, `${left} rows on their way: still held`);
+    }
+    assert.equal(free, true, 'resolved once few enough were on their way');
+    assert.ok(startup + behind - acked <= PACE_RESUME_ROWS, `resolved at ${startup + behind - acked} rows on their way`);
+    assert.equal(sender.room(), undefined);
+    acks.splice(0).forEach((ack) => ack());
+  });
+
+  it('room(): a webview that acknowledges nothing for 3 s, or a reset, lets the download go on', async function () {
+    this.timeout(10_000);
+    // The first message is read; then nothing is.
+    const sender = new RowSender((m) => (m.type === 'rows' && m.offset === 0 ? Promise.resolve(true) : new Promise<boolean>(() => undefined)), () => true);
+    sender.add(records(1000));
+    await new Promise((r) => setTimeout(r, 20));
+    sender.add(records(PACE_ROWS + 5000, 1000));
+    const t0 = Date.now();
+    const stuck = sender.room();
+    assert.ok(stuck instanceof Promise);
+    await stuck;
+    const waited = Date.now() - t0;
+    assert.ok(waited >= 2900 && waited < 4500, `let go after ${waited} ms without an acknowledgement`);
+    const again = sender.room();
+    assert.ok(again instanceof Promise, 'still far behind: a new hold');
+    sender.reset();
+    await again; // a reset (a retry, or a new load) frees it at once
+    sender.add(records(PACE_ROWS + 5000));
+    assert.equal(sender.room(), undefined, 'a new load: no wait before its first message is read');
   });
 
   it('deflates chunks only while VS Code holds 32 or more of them; every row arrives once, in order', async () => {
