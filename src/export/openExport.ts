@@ -164,7 +164,8 @@ async function saveToFile(
  * while VS Code serialised it; pieces of 4 M characters kept every block under about 110 ms in
  * the panel bench, and filled the tab in 5.7 s where 1 M pieces took 6.2 s (the tab itself is
  * the cost: VS Code sends the text to the window and back; opening the same text as a file on
- * disk took 5.3–7.2 s, see `TAB_MAX_CHARS`).
+ * disk took 5.3–7.2 s, see `TAB_MAX_CHARS`; as a read-only virtual document, whole, 7.4–8.9 s,
+ * the tab empty until then and the extension host blocked ~0.8 s taking the text back).
  */
 export const TAB_EDIT_CHARS = 1 << 22;
 /**
