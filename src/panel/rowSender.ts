@@ -110,6 +110,8 @@ export class RowSender {
    */
   private startupLeft = 0;
   private stallTimer: ReturnType<typeof setTimeout> | undefined;
+  /** A hold ended for want of acknowledgements: none again until the webview acknowledges a message. */
+  private stalled = false;
   /** Chunks of this load posted deflated (performance traces). */
   private packedChunks = 0;
   /** The page has said it reads the rows as they come (none wait in it unread). */
@@ -151,6 +153,7 @@ export class RowSender {
     this.lastSent = false;
     this.reading = false;
     this.startupLeft = 0;
+    this.stalled = false;
     this.clearTimer();
     this.release();
     this.freeRoom(true);
@@ -175,11 +178,11 @@ export class RowSender {
   /**
    * Undefined while the rows on their way to the webview are few; otherwise a promise that
    * resolves once they are down to PACE_RESUME_ROWS, the rows are reset, the panel is gone, or
-   * no message has been acknowledged for PACE_STALL_MS. The panel returns it to the fetch, which
-   * reads no further meanwhile.
+   * no message has been acknowledged for PACE_STALL_MS (then nothing is held again until one
+   * is). The panel returns it to the fetch, which reads no further meanwhile.
    */
   room(): Promise<void> | undefined {
-    if (!this.reading || !this.alive() || this.onTheirWay() <= PACE_ROWS) return undefined;
+    if (!this.reading || this.stalled || !this.alive() || this.onTheirWay() <= PACE_ROWS) return undefined;
     if (this.roomWaiters.length === 0) this.lastAck = Date.now();
     const p = new Promise<void>((resolve) => this.roomWaiters.push(resolve));
     this.watchStall();
@@ -195,8 +198,10 @@ export class RowSender {
     if (this.stallTimer || this.roomWaiters.length === 0) return;
     this.stallTimer = setTimeout(() => {
       this.stallTimer = undefined;
-      if (Date.now() - this.lastAck >= PACE_STALL_MS) this.freeRoom(true);
-      else this.watchStall();
+      if (Date.now() - this.lastAck >= PACE_STALL_MS) {
+        this.stalled = true;
+        this.freeRoom(true);
+      } else this.watchStall();
     }, Math.max(10, PACE_STALL_MS - (Date.now() - this.lastAck)));
   }
 
@@ -287,6 +292,7 @@ export class RowSender {
           this.inFlightRows -= count;
           this.startupLeft = Math.max(0, this.startupLeft - count);
           this.lastAck = Date.now();
+          this.stalled = false;
           this.freeRoom();
         };
         const settled: Promise<unknown> = Promise.resolve(posted).then(acknowledged, acknowledged);
