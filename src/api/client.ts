@@ -7,6 +7,7 @@ import { version } from '../../package.json';
 import { ApiError, formatBytes, formatDuration, redact } from './errors';
 import { cancelled, discard, FINAL, httpError, networkError } from './httpErrors';
 import { RecordsBodyStream } from './body';
+import { holdReading, isThenable, type AttemptClock } from './consumerHold';
 import type { RequestSummary } from './requestLog';
 import type { DmarcRecord, FetchOptions, FetchResult, RecordsQuery } from './types';
 import { baseUrlProblem, buildRecordsUrl, isLoopbackHost, toIsoUtc } from './url';
@@ -340,45 +341,6 @@ async function readRecords(
   const result = body.finish();
   log(`${result.records.length} records, ${result.rejected.count} rejected, ${result.warnings.length} warnings; checked in ${Date.now() - t1} ms`);
   return result;
-}
-
-/** The attempt's timeout, which pauses while a consumer holds the reading, and its signal. */
-interface AttemptClock {
-  run(): void;
-  pause(): void;
-  signal: AbortSignal;
-}
-
-function isThenable(v: unknown): v is PromiseLike<unknown> {
-  return typeof v === 'object' && v !== null && typeof (v as { then?: unknown }).then === 'function';
-}
-
-/** The longest one promise returned by `onRows` holds the reading. */
-export const CONSUMER_HOLD_MAX_MS = 10_000;
-
-/**
- * Waits for the consumer (at most CONSUMER_HOLD_MAX_MS) with the attempt's clock paused; returns
- * at once when the attempt is aborted (the next read then fails as cancelled).
- */
-async function holdReading(asked: PromiseLike<unknown>, attempt: AttemptClock): Promise<void> {
-  if (attempt.signal.aborted) return;
-  attempt.pause();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let onAbort: (() => void) | undefined;
-  try {
-    await Promise.race([
-      Promise.resolve(asked).then(undefined, () => undefined),
-      new Promise<void>((resolve) => {
-        timer = setTimeout(resolve, CONSUMER_HOLD_MAX_MS);
-        onAbort = resolve;
-        attempt.signal.addEventListener('abort', onAbort, { once: true });
-      }),
-    ]);
-  } finally {
-    clearTimeout(timer);
-    if (onAbort) attempt.signal.removeEventListener('abort', onAbort);
-    if (!attempt.signal.aborted) attempt.run();
-  }
 }
 
 /** Waits `ms`, or rejects with `cancelled` the moment the signal aborts. */

@@ -309,8 +309,7 @@ export class RecordStore {
       const result = await this.fetcher(scope, new Date(s), new Date(e), controller.signal, (records, offset) => {
         if (offset === 0) flight.streamed = [];
         flight.streamed.push(records);
-        // The fetch waits for every listener that asks it to (a panel whose webview is behind).
-        let holds: unknown[] | undefined;
+        let holds: unknown[] | undefined; // the fetch waits for each listener that asks it to
         for (const l of [...flight.listeners]) {
           try {
             const asked = l(records, offset);
