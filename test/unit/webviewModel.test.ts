@@ -87,6 +87,53 @@ describe('webview model: fields', () => {
     const q: Query = { search: '', facets: { dkim: ['fail'], source: ['Google', 'Mailchimp'] } };
     assert.deepEqual([...chunked.compute(q).order], reference(rows, q).visible);
   });
+
+  it('idle time builds the address fields\' indexes, the same as one built at once; a group-by meanwhile finishes it, and the rows replaced start it over', () => {
+    const rows = generateRows(40_000, 7);
+    // In chunks, as the panel sends them: the idle steps yield between chunks.
+    const chunked = (list: typeof rows): RecordsModel => {
+      const m = new RecordsModel();
+      for (let k = 0; k < list.length; k += 1250) appendTuples(m, list.slice(k, k + 1250), list.length);
+      return m;
+    };
+    const reference = modelOf(rows);
+    const same = (m: RecordsModel, id: 'ipAddress' | 'ipNetwork'): void => {
+      const a = m.fields.get(id);
+      const b = reference.fields.get(id);
+      assert.ok(a.kind === 'single' && b.kind === 'single');
+      for (let i = 0; i < rows.length; i++) assert.equal(a.dict[a.codes[i]!], b.dict[b.codes[i]!], `${id} row ${i}`);
+    };
+    const idle = chunked(rows);
+    let steps = 0;
+    while (idle.idleNext()) steps++;
+    assert.ok(steps > 10, `in steps (${steps})`);
+    assert.ok(idle.fields.isBuilt('ipAddress') && idle.fields.isBuilt('ipNetwork'), 'both built once idle work is done');
+    same(idle, 'ipAddress');
+    same(idle, 'ipNetwork');
+    // A group-by half-way through: built at once, and the idle steps after it change nothing.
+    const half = chunked(rows);
+    while (!half.fields.isBuilt('ipAddress') && half.idleNext()) {
+      // Cheap ranks and the search first; stop once the address steps have begun.
+      if ((half.fields as unknown as { builders: Map<string, { built: number }> }).builders.get('ipAddress')?.built) break;
+    }
+    assert.equal(half.fields.isBuilt('ipAddress'), false, 'stopped half-way');
+    same(half, 'ipAddress');
+    while (half.idleNext());
+    same(half, 'ipAddress');
+    same(half, 'ipNetwork');
+    // Rows replaced mid-way: the new rows get their own index.
+    const replaced = chunked(rows);
+    while (!(replaced.fields as unknown as { builders: Map<string, { built: number }> }).builders.get('ipAddress')?.built && replaced.idleNext());
+    const other = generateRows(3000, 8);
+    replaced.clear();
+    appendTuples(replaced, other, other.length);
+    while (replaced.idleNext());
+    const fresh = modelOf(other);
+    const f = replaced.fields.get('ipAddress');
+    const g = fresh.fields.get('ipAddress');
+    assert.ok(f.kind === 'single' && g.kind === 'single');
+    for (let i = 0; i < other.length; i++) assert.equal(f.dict[f.codes[i]!], g.dict[g.codes[i]!]);
+  });
 });
 
 describe('webview model: search and facets', () => {

@@ -65,10 +65,15 @@ function allows(field: FieldIndex, allowed: Uint8Array, i: number): boolean {
   return false;
 }
 
+/** Grouped by in idle time once the rows are in: with ~one distinct address a row, the costliest to group by. */
+const ADDRESS_FIELDS = ['ipAddress', 'ipNetwork'] as const;
+
 export class RecordsModel {
   readonly store = new RowStore();
   readonly fields = new Fields(this.store);
   private readonly ranks = new ColumnRanks(this.store);
+  /** The address field being indexed in idle time (prepareAddressGroups). */
+  private addressJob: { generation: number; steps: Generator<void, void, void> } | undefined;
   private sorted: { key: string; version: number; order: Uint32Array } | undefined;
   private searchCache: { query: string; version: number; generation: number; length: number; mask: Uint8Array; rows: Uint32Array } | undefined;
   /** Rows and emails per value of each facet over the first `length` rows (all of them once extended). */
@@ -120,12 +125,30 @@ export class RecordsModel {
    * Work for idle time once the rows are in, a step of a few milliseconds at a time (at least one,
    * more while `more()` says so): the ranks of the cheap columns (half a second at a million rows),
    * the search's character bits (a second: the first keystroke otherwise spent it lowercasing every
-   * string), then the ranks of the columns with many distinct texts. False when nothing is left.
+   * string), the address fields' group indexes, then the ranks of the columns with many distinct
+   * texts. False when nothing is left.
    */
   idleNext(more: () => boolean = () => false): boolean {
     if (this.ranks.next(more, true)) return true;
     if (this.prepareSearch(more)) return true;
+    if (this.prepareAddressGroups(more)) return true;
     return this.ranks.next(more);
+  }
+
+  /** The address fields' indexes (group by IP address or network), a step at a time while `more()` says so. False once built. */
+  private prepareAddressGroups(more: () => boolean): boolean {
+    do {
+      if (!this.addressJob || this.addressJob.generation !== this.store.generation) {
+        const id = ADDRESS_FIELDS.find((f) => !this.fields.isBuilt(f));
+        if (!id) {
+          this.addressJob = undefined;
+          return false;
+        }
+        this.addressJob = { generation: this.store.generation, steps: this.fields.prepareSteps(id) };
+      }
+      if (this.addressJob.steps.next().done) this.addressJob = undefined;
+    } while (more());
+    return true;
   }
 
   /** The search's character bits, a step at a time while `more()` says so (also while rows arrive). False once all are there. */
