@@ -2,6 +2,8 @@ import * as vscode from 'vscode';
 import manifest from '../../package.json';
 import type { DmarcExplorerApi } from '../../src/extension';
 import type { Prompter } from '../../src/ui/prompter';
+import type { RecordsPanel } from '../../src/panel/recordsPanel';
+import { startApiServer, type ApiServer } from '../server/server';
 
 export const EXTENSION_ID = `${manifest.publisher}.${manifest.name}`;
 
@@ -107,4 +109,46 @@ export async function closeUntitled(doc: vscode.TextDocument): Promise<void> {
   await vscode.window.showTextDocument(doc);
   await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
   await until(() => doc.isClosed || undefined, 'the export tab to close');
+}
+
+/**
+ * For a suite of big loads: a local API server with `rowsPerDay` rows a day for one organization,
+ * and an account for it (mocha hooks around the suite; the fields are set once `before` ran).
+ */
+export function bigLoadAccount(name: string, key: string, org: { id: string; name: string }, rowsPerDay: number): { api: DmarcExplorerApi; server: ApiServer; accountId: string } {
+  const ctx = {} as { api: DmarcExplorerApi; server: ApiServer; accountId: string };
+  before(async () => {
+    ctx.server = await startApiServer({ keys: { [key]: [org.id] }, rowsPerDay });
+    ctx.api = await extensionApi();
+    const account = await ctx.api.accounts.add(name, ctx.server.url, key);
+    ctx.accountId = account.id;
+    await ctx.api.accounts.addOrganization(account.id, org);
+  });
+  after(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await ctx.api.accounts.remove(ctx.accountId);
+    await ctx.server.close();
+  });
+  return ctx;
+}
+
+/** The row counts a panel's webview says it selected (selectionChanged), as they come. */
+export function selectedCounts(opened: RecordsPanel): number[] {
+  const counts: number[] = [];
+  const handle = opened.handleMessage.bind(opened);
+  opened.handleMessage = (m: unknown) => {
+    const msg = m as { type?: unknown; count?: unknown };
+    if (msg?.type === 'selectionChanged' && typeof msg.count === 'number') counts.push(msg.count);
+    return handle(m);
+  };
+  return counts;
+}
+
+/** Until the panel's webview has all `rows` rows: Select All in it selects that many (`counts`: selectedCounts). */
+export async function untilWebviewHas(opened: RecordsPanel, counts: number[], rows: number, ms = 60_000): Promise<void> {
+  await until(async () => {
+    opened.command('selectAll');
+    await new Promise((r) => setTimeout(r, 300));
+    return counts.includes(rows) || undefined;
+  }, `the webview to select all ${rows} rows`, ms);
 }

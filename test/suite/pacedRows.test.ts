@@ -2,57 +2,27 @@
 // rows messages slowly, the panel takes rows from the network only as fast as they are delivered,
 // PACE_ROWS ahead at most; the rest of the body waits in the network. Real panel, store and client
 // in the extension host, over real HTTP against the local API server.
-import * as vscode from 'vscode';
 import { strict as assert } from 'node:assert';
-import { startApiServer, type ApiServer } from '../server/server';
-import { extensionApi, until } from './helpers';
-import type { DmarcExplorerApi } from '../../src/extension';
+import { bigLoadAccount, selectedCounts, untilWebviewHas } from './helpers';
 import { PACE_ROWS } from '../../src/panel/rowSender';
 
-const KEY = 'paced-rows-key-7d03';
-const ORG = 'org-paced-rows';
 const PER_DAY = 14_000;
 /** A week of them: more than PACE_ROWS ahead of a slow webview. */
 const ROWS = 7 * PER_DAY;
 
 describe('the download paced by the webview (extension host, local API server)', () => {
-  let api: DmarcExplorerApi;
-  let server: ApiServer;
-  let accountId: string;
-
-  before(async () => {
-    server = await startApiServer({ keys: { [KEY]: [ORG] }, rowsPerDay: PER_DAY });
-    api = await extensionApi();
-    const account = await api.accounts.add('Paced rows', server.url, KEY);
-    accountId = account.id;
-    await api.accounts.addOrganization(account.id, { id: ORG, name: 'Paced Org' });
-  });
-  after(async () => {
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    await api.accounts.remove(accountId);
-    await server.close();
-  });
+  const ctx = bigLoadAccount('Paced rows', 'paced-rows-key-7d03', { id: 'org-paced-rows', name: 'Paced Org' }, PER_DAY);
 
   it('takes rows from the network no faster than the webview gets them, then every row', async function () {
     this.timeout(180_000);
-    const account = api.accounts.get(accountId)!;
+    const account = ctx.api.accounts.get(ctx.accountId)!;
     const day0 = Math.floor(Date.now() / 86_400_000) - 90;
-    const opened = api.panels.open({ account, org: account.organizations[0]!, start: new Date(day0 * 86_400_000), end: new Date((day0 + 7) * 86_400_000 - 1) });
+    const opened = ctx.api.panels.open({ account, org: account.organizations[0]!, start: new Date(day0 * 86_400_000), end: new Date((day0 + 7) * 86_400_000 - 1) });
     const webview = opened.panel.webview;
     const post = webview.postMessage.bind(webview);
-    const selected: number[] = [];
-    const handle = opened.handleMessage.bind(opened);
-    opened.handleMessage = (m: unknown) => {
-      const msg = m as { type?: unknown; count?: unknown };
-      if (msg?.type === 'selectionChanged' && typeof msg.count === 'number') selected.push(msg.count);
-      return handle(m);
-    };
+    const selected = selectedCounts(opened);
     // The first load (the page starting meanwhile) ends with every row in the page.
-    await until(async () => {
-      if (opened.rows.length === ROWS) opened.command('selectAll');
-      await new Promise((r) => setTimeout(r, 300));
-      return selected.includes(ROWS) || undefined;
-    }, 'the first load in the webview', 120_000);
+    await untilWebviewHas(opened, selected, ROWS, 120_000);
     // Then a refresh, with VS Code slow: after the first, one rows message (1,250 rows) is
     // delivered every 400 ms.
     let delivered = 0;
@@ -92,11 +62,7 @@ describe('the download paced by the webview (extension host, local API server)',
       await loading;
       const rows = opened.rows.length;
       assert.equal(rows, ROWS, 'every row in the end');
-      await until(async () => {
-        opened.command('selectAll');
-        await new Promise((r) => setTimeout(r, 300));
-        return selected.includes(rows) || undefined;
-      }, `the webview to select all ${rows} rows`, 60_000);
+      await untilWebviewHas(opened, selected, rows);
     } finally {
       clearInterval(trickle);
       fast = true;

@@ -1,46 +1,24 @@
 // Rows to the webview deflated while VS Code holds many of them (src/panel/rowSender.ts,
 // PACK_IN_FLIGHT): the real webview of the test host inflates them and has every row.
-import * as vscode from 'vscode';
 import { strict as assert } from 'node:assert';
-import { startApiServer, type ApiServer } from '../server/server';
-import { extensionApi, until } from './helpers';
-import type { DmarcExplorerApi } from '../../src/extension';
-
-const KEY = 'packed-rows-key-51c2';
-const ORG = 'org-packed-rows';
+import { bigLoadAccount, selectedCounts, until, untilWebviewHas } from './helpers';
 
 describe('rows deflated on their way to the webview (extension host, local API server)', () => {
-  let api: DmarcExplorerApi;
-  let server: ApiServer;
-  let accountId: string;
-
-  before(async () => {
-    server = await startApiServer({ keys: { [KEY]: [ORG] }, rowsPerDay: 8_000 });
-    api = await extensionApi();
-    const account = await api.accounts.add('Packed rows', server.url, KEY);
-    accountId = account.id;
-    await api.accounts.addOrganization(account.id, { id: ORG, name: 'Packed Org' });
-  });
-  after(async () => {
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    await api.accounts.remove(accountId);
-    await server.close();
-  });
+  const ctx = bigLoadAccount('Packed rows', 'packed-rows-key-51c2', { id: 'org-packed-rows', name: 'Packed Org' }, 8_000);
 
   it('while VS Code holds 32 messages or more they go deflated, and the webview reads every row', async function () {
     this.timeout(180_000);
-    const account = api.accounts.get(accountId)!;
+    const account = ctx.api.accounts.get(ctx.accountId)!;
     const day0 = Math.floor(Date.now() / 86_400_000) - 60;
-    const opened = api.panels.open({ account, org: account.organizations[0]!, start: new Date(day0 * 86_400_000), end: new Date((day0 + 7) * 86_400_000 - 1) });
+    const opened = ctx.api.panels.open({ account, org: account.organizations[0]!, start: new Date(day0 * 86_400_000), end: new Date((day0 + 7) * 86_400_000 - 1) });
     const webview = opened.panel.webview;
     const post = webview.postMessage.bind(webview);
-    const selected: number[] = [];
+    const selected = selectedCounts(opened);
     const told: boolean[] = [];
     let forwardReports = true;
     const handle = opened.handleMessage.bind(opened);
     opened.handleMessage = (m: unknown) => {
-      const msg = m as { type?: unknown; count?: unknown; behind?: unknown };
-      if (msg?.type === 'selectionChanged' && typeof msg.count === 'number') selected.push(msg.count);
+      const msg = m as { type?: unknown; behind?: unknown };
       if (msg?.type === 'rowsBehind' && typeof msg.behind === 'boolean') {
         told.push(msg.behind);
         if (!forwardReports) return Promise.resolve();
@@ -81,11 +59,7 @@ describe('rows deflated on their way to the webview (extension host, local API s
       assert.ok(rows >= 50_000, `a load of many messages (${rows} rows)`);
       assert.ok(packed > 0 && plain > 32, `some deflated (${packed}), the first ones not (${plain})`);
       // Select All in the webview: it says how many rows it selected, which is every row it read.
-      await until(async () => {
-        opened.command('selectAll');
-        await new Promise((r) => setTimeout(r, 300));
-        return selected.includes(rows) || undefined;
-      }, `the webview to select all ${rows} rows`, 60_000);
+      await untilWebviewHas(opened, selected, rows);
     } finally {
       clearInterval(releasing);
       acks.splice(0).forEach((ack) => ack());
