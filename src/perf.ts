@@ -1,5 +1,5 @@
 import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
-import { appendFileSync, existsSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
@@ -18,6 +18,16 @@ export interface PerfTrace {
 }
 
 let current: PerfTrace | undefined;
+
+/** The main thread's time on a core and waiting for one, in ns (Linux only; undefined elsewhere). */
+function mainSched(): [number, number] | undefined {
+  try {
+    const [run, wait] = readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ').map(Number);
+    return run !== undefined && wait !== undefined && Number.isFinite(run) && Number.isFinite(wait) ? [run, wait] : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /** Records a step in the active trace; does nothing (and costs nothing) when tracing is off. */
 export function perfMark(event: string, detail?: Record<string, number | string>): void {
@@ -40,11 +50,17 @@ export function startPerfTrace(file: string | undefined, profileDir?: string): P
   // the machine's other processes, not this one.
   let cpu = process.cpuUsage();
   let last = Date.now();
+  // And the main thread's own time on a core and waiting for one (Linux's schedstat): a block with
+  // much waiting was the thread ready to run while the machine's cores were busy elsewhere.
+  let sched = mainSched();
   const timer = setInterval(() => {
     const used = process.cpuUsage(cpu);
     cpu = process.cpuUsage();
     const now = Date.now();
-    write({ event: 'loop', at: now, maxMs: Math.round(h.max / 1e6), heapMB: Math.round(process.memoryUsage().heapUsed / 1048576), cpuMs: Math.round((used.user + used.system) / 1000), wallMs: now - last });
+    const s = mainSched();
+    const main = s && sched ? { mainRunMs: Math.round((s[0] - sched[0]) / 1e6), mainWaitMs: Math.round((s[1] - sched[1]) / 1e6) } : {};
+    sched = s;
+    write({ event: 'loop', at: now, maxMs: Math.round(h.max / 1e6), heapMB: Math.round(process.memoryUsage().heapUsed / 1048576), cpuMs: Math.round((used.user + used.system) / 1000), wallMs: now - last, ...main });
     last = now;
     h.reset();
     if (existsSync(probeRequest)) {

@@ -17,6 +17,8 @@ const USAGE = `Usage: npm run api-server -- [options]
   --port N            port to listen on (default 8787; 0 = any free port)
   --host H            address to bind (default 127.0.0.1; loopback only unless --allow-remote)
   --rows-per-day N    rows per organization per day (default: varies, ~6-80)
+  --cache-bodies N    keep the last N bodies served without faults and send them again as they are
+                      to an identical request (bench: a hosted API renders off the user's cores)
   --seed N            data seed (default 1)
   --now DATE          the server's "today" (ISO 8601; default: now)
   --fault SPEC        faults, e.g. bareArray,rdnsString=0.5,error500=every:3,latencyMs=300 (repeatable)
@@ -64,6 +66,10 @@ function parseArgs(argv: string[]): { opts: ApiServerOptions; allowRemote: boole
         break;
       case '--rows-per-day':
         opts.rowsPerDay = num();
+        break;
+      case '--cache-bodies':
+        opts.cacheBodies = num();
+        opts.log = (line) => console.log(line);
         break;
       case '--seed':
         opts.seed = num();

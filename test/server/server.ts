@@ -44,6 +44,15 @@ export interface ApiServerOptions {
    * `--reports DIR` mode (reportFolder.ts). An organization without rows gets an empty list.
    */
   reportRows?: ReadonlyMap<string, WireRow[]>;
+  /**
+   * Keep the last this-many complete 200 bodies served with no fault at all, and send an identical
+   * request (organization, bounds) the same bytes again without rendering them (default 0: none).
+   * For bench:panel: a hosted API renders its bodies on its own machine, not on the user's cores,
+   * where this server's ~10 s of CPU for a million rows competed with the extension host.
+   */
+  cacheBodies?: number;
+  /** Where the server says what it does beyond its request log (the CLI: stdout). */
+  log?: (line: string) => void;
 }
 
 export interface RequestLogEntry {
@@ -58,6 +67,8 @@ export interface RequestLogEntry {
   headers: http.IncomingHttpHeaders;
   /** The Content-Encoding of a 200 body, when it was compressed. */
   contentEncoding?: string;
+  /** The 200 body was a kept one, sent again (ApiServerOptions.cacheBodies). */
+  kept?: boolean;
 }
 
 export interface ApiServer {
@@ -94,6 +105,8 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
   let faults: Faults = opts.faults ?? {};
   // Request counters for fault schedules: one for the server's faults, one per ad-hoc spec.
   let serverCount = 0;
+  /** Bodies kept (cacheBodies), oldest first. */
+  const bodies = new Map<string, Buffer[]>();
   const specCounts = new Map<string, number>();
 
   const server = http.createServer((req, res) => {
@@ -201,17 +214,21 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
     entry.status = 200;
     const encoding = chooseEncoding(f.contentEncoding, req.headers['accept-encoding']);
     entry.contentEncoding = encoding;
-    await streamRecords(req, res, organizationFor(orgId), start, end, f, n, encoding);
+    await streamRecords(req, res, entry, organizationFor(orgId), start, end, f, n, encoding);
   }
 
   /** Writes the 200 body row by row in ~64 KB chunks, waiting for 'drain' when the socket is full. */
-  async function streamRecords(req: http.IncomingMessage, res: http.ServerResponse, org: Organization, start: number, end: number, f: Faults, n: number, encoding: WireFaults['contentEncoding']) {
+  async function streamRecords(req: http.IncomingMessage, res: http.ServerResponse, entry: RequestLogEntry, org: Organization, start: number, end: number, f: Faults, n: number, encoding: WireFaults['contentEncoding']) {
     res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', vary: 'accept-encoding', ...(encoding ? { 'content-encoding': encoding } : {}) });
     if (req.method === 'HEAD') return void res.end();
     let closed = false;
     res.on('close', () => (closed = true));
     const { out, flush: flushEncoder } = bodySink(res, encoding);
-    const write = async (s: string): Promise<void> => {
+    // A body kept from before (see ApiServerOptions.cacheBodies): the same bytes, in the same pieces.
+    const cacheKey = (opts.cacheBodies ?? 0) > 0 && !encoding && Object.values(f).every((v) => v === undefined) ? `${org.id}|${start}|${end}` : undefined;
+    const kept = cacheKey !== undefined ? bodies.get(cacheKey) : undefined;
+    const keeping: Buffer[] | undefined = cacheKey !== undefined && !kept ? [] : undefined;
+    const write = async (s: string | Buffer): Promise<void> => {
       if (closed || out.write(s)) return;
       await new Promise<void>((resolve) => {
         const done = () => {
@@ -239,6 +256,7 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
         return;
       }
       await write(chunk);
+      keeping?.push(Buffer.from(chunk, 'utf8'));
       written += chunk.length;
       chunk = '';
       if (++chunks === 1) {
@@ -252,6 +270,16 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
         if (f.bodyStallMs) await sleep(f.bodyStallMs);
       }
     };
+
+    if (kept) {
+      entry.kept = true;
+      opts.log?.(`kept body sent: ${cacheKey}`);
+      for (const piece of kept) {
+        await write(piece);
+        if (closed) return;
+      }
+      return void out.end();
+    }
 
     const nowMs = now.getTime();
     const nowDay = Math.floor(nowMs / DAY_MS);
@@ -277,7 +305,12 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
     }
     chunk += f.bareArray ? ']' : ']}';
     await flush();
-    if (!closed) out.end();
+    if (closed) return;
+    out.end();
+    if (keeping && cacheKey !== undefined) {
+      bodies.set(cacheKey, keeping);
+      for (const k of bodies.keys()) if (bodies.size > opts.cacheBodies!) bodies.delete(k);
+    }
   }
 
   function applyRowFaults(row: WireRow, f: Faults, r: Rng, i: number): unknown {

@@ -345,6 +345,38 @@ describe('local API server', () => {
     });
   });
 
+  describe('kept bodies (cacheBodies, for bench:panel)', () => {
+    let keeping: ApiServer;
+    const lines: string[] = [];
+    before(async () => {
+      keeping = await startApiServer({ now: NOW, cacheBodies: 1, rowsPerDay: 300, log: (l) => lines.push(l) });
+    });
+    after(() => keeping.close());
+    const at = (start: string, end: string, extra = '') => `${url(range('acme', start, end), '/api/public/dmarc-records', keeping.url)}${extra}`;
+
+    it('sends an identical request the same bytes again; another range, or faults, render anew; one kept at a time', async () => {
+      const a = at('2025-06-01T00:00:00.000Z', '2025-06-03T23:59:59.999Z');
+      const b = at('2025-06-04T00:00:00.000Z', '2025-06-04T23:59:59.999Z');
+      const first = await get(a);
+      assert.equal(first.body.dmarcRecords.length, 900);
+      const again = await get(a);
+      assert.deepEqual(again.body, first.body);
+      assert.deepEqual(keeping.requests.map((r) => r.kept ?? false), [false, true]);
+      assert.equal(lines.length, 1);
+      assert.match(lines[0]!, /^kept body sent: acme\|/);
+      // Faults: rendered, and not kept.
+      const faulty = await get(`${a}&faults=bareArray`);
+      assert.ok(Array.isArray(faulty.body));
+      assert.equal(keeping.requests.at(-1)!.kept, undefined);
+      assert.deepEqual((await get(a)).body, first.body, 'the kept body is not the faulty one');
+      assert.equal(keeping.requests.at(-1)!.kept, true);
+      // Another range replaces it.
+      assert.equal((await get(b)).body.dmarcRecords.length, 300);
+      assert.deepEqual((await get(a)).body, first.body);
+      assert.equal(keeping.requests.at(-1)!.kept, undefined, 'rendered anew: only the last body is kept');
+    });
+  });
+
   describe('CLI', function () {
     this.timeout(15_000);
     // The bundled CLI (dist-test/server), from the bundled tests and from their sources alike.
