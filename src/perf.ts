@@ -53,6 +53,8 @@ export function startPerfTrace(file: string | undefined, profileDir?: string): P
   // And the main thread's own time on a core and waiting for one (Linux's schedstat): a block with
   // much waiting was the thread ready to run while the machine's cores were busy elsewhere.
   let sched = mainSched();
+  // Pauses of the main thread for garbage collection in each sample: minor (scavenges), and the rest.
+  const gcMs = { minor: 0, major: 0 };
   const timer = setInterval(() => {
     const used = process.cpuUsage(cpu);
     cpu = process.cpuUsage();
@@ -60,7 +62,8 @@ export function startPerfTrace(file: string | undefined, profileDir?: string): P
     const s = mainSched();
     const main = s && sched ? { mainRunMs: Math.round((s[0] - sched[0]) / 1e6), mainWaitMs: Math.round((s[1] - sched[1]) / 1e6) } : {};
     sched = s;
-    write({ event: 'loop', at: now, maxMs: Math.round(h.max / 1e6), heapMB: Math.round(process.memoryUsage().heapUsed / 1048576), cpuMs: Math.round((used.user + used.system) / 1000), wallMs: now - last, ...main });
+    write({ event: 'loop', at: now, maxMs: Math.round(h.max / 1e6), heapMB: Math.round(process.memoryUsage().heapUsed / 1048576), cpuMs: Math.round((used.user + used.system) / 1000), wallMs: now - last, ...main, gcMinorMs: Math.round(gcMs.minor), gcMajorMs: Math.round(gcMs.major) });
+    gcMs.minor = gcMs.major = 0;
     last = now;
     h.reset();
     if (existsSync(probeRequest)) {
@@ -72,6 +75,8 @@ export function startPerfTrace(file: string | undefined, profileDir?: string): P
   // Garbage collection pauses over 20 ms (kind: 1 minor, 2 major, 4 incremental, 8 weak callbacks).
   const gc = new PerformanceObserver((list) => {
     for (const e of list.getEntries()) {
+      if ((e as unknown as { detail?: { kind?: number } }).detail?.kind === 1) gcMs.minor += e.duration;
+      else gcMs.major += e.duration;
       if (e.duration > 20) write({ event: 'gc', at: Math.round(performance.timeOrigin + e.startTime), ms: Math.round(e.duration), kind: (e as unknown as { detail?: { kind?: number } }).detail?.kind ?? 0 });
     }
   });

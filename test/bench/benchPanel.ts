@@ -12,7 +12,9 @@
  *   bundle        the webview's minified script (bar 250 KB); (chart) Chart.js's, loaded when the trend is first drawn
  *   DOM rows      row elements in the DOM at several scroll positions (bar 200)
  *   host blocked  longest extension-host event-loop block while loading and using the panel (bar
- *                 200 ms at 100k rows, the records-panel issue's; 100 ms at 1M rows, issue 12's)
+ *                 200 ms at 100k rows, the records-panel issue's; 100 ms at 1M rows, issue 12's);
+ *                 (main ran) / (waited): until the last byte, the host's main thread's time on a
+ *                 core and ready to run but waiting for one (Linux schedstat)
  *   export JSON   every row selected (Ctrl+A in the grid), then DMARC: Export Selected Rows to JSON
  *                 from the command palette, until the extension host has the untitled JSON document
  *                 open in its tab with one line per row (bar 3000 ms at 100k rows); with the
@@ -21,7 +23,8 @@
  *
  * Options (env): BENCH_ROWS (default 100000), BENCH_RUNS (default 5); BENCH_PHASES=1 prints when
  * each step of a run happened; BENCH_CPUPROFILE=<dir> writes CPU profiles of the extension host;
- * BENCH_EXPORTPROFILE=1 prints where the workbench window's main thread spent the export.
+ * BENCH_EXPORTPROFILE=1 prints where the workbench window's main thread spent the export;
+ * BENCH_FAST_SERVER=1 has the API server render each run's body before the run (see KEEP_BODIES).
  */
 import { spawn } from 'node:child_process';
 import { readFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -165,9 +168,9 @@ async function main(): Promise<void> {
       results.bodyMB = (response.bytes ?? 0) / 1048576;
       // The host's CPU until the last byte: the process's, and its main thread's time on a core and
       // waiting for one (the blocks over 100 ms at a million rows were mostly waiting).
-      const samples = readPerf(perfFile).filter((e) => e.event === 'loop' && e.at >= since && e.at <= response.at) as unknown as { mainRunMs?: number; mainWaitMs?: number; cpuMs?: number }[];
-      const sum = (k: 'mainRunMs' | 'mainWaitMs' | 'cpuMs'): number => samples.reduce((a, e) => a + (e[k] ?? 0), 0);
-      const hostCpu = { cpu: sum('cpuMs'), ran: sum('mainRunMs'), waited: sum('mainWaitMs') };
+      const samples = readPerf(perfFile).filter((e) => e.event === 'loop' && e.at >= since && e.at <= response.at) as unknown as Record<string, number | undefined>[];
+      const sum = (k: string): number => samples.reduce((a, e) => a + (e[k] ?? 0), 0);
+      const hostCpu = { cpu: sum('cpuMs'), ran: sum('mainRunMs'), waited: sum('mainWaitMs'), gcMinor: sum('gcMinorMs'), gcMajor: sum('gcMajorMs') };
       results.mainRan.push(hostCpu.ran);
       results.mainWaited.push(hostCpu.waited);
       if (process.env.BENCH_PHASES) {
@@ -186,7 +189,7 @@ async function main(): Promise<void> {
         if (resends.length) console.log(`  the page asked again: ${resends.map((r) => r.replace(/@(\d+)$/, (_, t: string) => `@${Number(t) - response.at}`)).join('; ')}`);
         const loops = readPerf(perfFile).filter((e) => e.event === 'loop' && e.at >= since && (e.maxMs ?? 0) > 50);
         console.log(`  loop blocks > 50 ms: ${loops.map((e) => `${e.maxMs}@${e.at - response.at}${cpuOf(e)}`).join(' ')}`);
-        console.log(`  host until the last byte: process CPU ${(hostCpu.cpu / 1000).toFixed(1)} s; main thread on a core ${(hostCpu.ran / 1000).toFixed(1)} s, waiting for one ${(hostCpu.waited / 1000).toFixed(1)} s`);
+        console.log(`  host until the last byte: process CPU ${(hostCpu.cpu / 1000).toFixed(1)} s; main thread on a core ${(hostCpu.ran / 1000).toFixed(1)} s, waiting for one ${(hostCpu.waited / 1000).toFixed(1)} s; paused for garbage collection ${(hostCpu.gcMinor / 1000).toFixed(1)} s (scavenges) + ${(hostCpu.gcMajor / 1000).toFixed(1)} s (the rest)`);
         const gcs = readPerf(perfFile).filter((e) => e.event === 'gc' && e.at >= since) as unknown as { at: number; ms: number; kind: number }[];
         console.log(`  gc pauses > 20 ms (ms@at kind): ${gcs.map((e) => `${e.ms}@${e.at - response.at}k${e.kind}`).join(' ')}`);
       }
