@@ -9,7 +9,7 @@
  * Source name: the PTR's base domain (public suffix list, ICANN section, via tldts) looked up in
  * the bundled map of known senders (./knownSenders), else the base domain itself, else "Unknown".
  */
-import { getDomain } from 'tldts';
+import { getDomain } from 'tldts-icann';
 import * as z from 'zod';
 import type { DmarcRecord } from '../api/types';
 import { KNOWN_SENDERS } from './knownSenders';

@@ -16,7 +16,7 @@
  * (name, text). Code units carry any string exactly, lone surrogates included (FLAG_WELL_FORMED
  * says none are there, so the decoder can use the fast TextDecoder).
  *
- * The webview imports this file: it must stay free of zod, tldts and `vscode`.
+ * The webview imports this file: it must stay free of zod, tldts-icann and `vscode`.
  */
 
 export const SCALARS = [
