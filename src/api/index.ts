@@ -6,6 +6,8 @@
  */
 export { fetchDmarcRecords, USER_AGENT, DEFAULT_TIMEOUT_MS, DEFAULT_RETRIES } from './client';
 export { parseRetryAfter } from './httpErrors';
+export { rawOf } from './rawRow';
+export type { RowShape } from './rawRow';
 export type { ClientOptions } from './client';
 export { ApiError, describeApiError, toApiError } from './errors';
 export { checkBaseUrl, isLoopbackHost, utcDayRange, toIsoUtc, parseIsoDateMs, buildRecordsUrl } from './url';

@@ -5,7 +5,8 @@
  *  - the body may be the envelope `{status: "success", dmarcRecords: [...]}` or a bare array;
  *  - `rdns` is a list of strings; a lone string becomes a one-element list ('' becomes []);
  *  - the extra `from` field is accepted and stands in for `visibleFrom` when that is absent;
- *  - unknown fields are kept (`raw` is the row object exactly as parsed);
+ *  - unknown fields are kept (`raw` is the row object exactly as parsed; a row of documented
+ *    fields only is built again when asked for: rawOf, src/api/rawRow.ts);
  *  - a value outside an enum keeps the row and is reported once per field+value (RecordWarning);
  *  - a row that is not an object, lacks a required field or has a wrong type is left out and
  *    counted in RejectedSummary; every valid row is kept.
@@ -13,9 +14,8 @@
  * Speed: zod is the boundary, but running the full zod schema on each row costs 60–160% of the
  * JSON.parse time of the same body (measured at 100k rows, Node 20), over the 50% we allow
  * ourselves; the path below costs about 30% (npm run bench:api). So every row first goes through
- * `fastRecord`, a hand-written check that accepts only rows in exactly the normal form (and
- * reuses the parsed arrays instead of copying them). Any row it does not accept — odd shapes,
- * coercions, errors — goes through `RecordSchema`, which decides. The two must agree on every
+ * `fastRecord`, a hand-written check that accepts only rows in exactly the normal form. Any row
+ * it does not accept — odd shapes, coercions, errors — goes through `RecordSchema`, which decides. The two must agree on every
  * row `fastRecord` accepts; test/unit/schema.test.ts checks that over a corpus.
  */
 import * as z from 'zod';
@@ -31,6 +31,7 @@ import {
 import { snippet } from './errors';
 import type { StringPool } from './stringPool';
 import { parseIsoDateMs } from './url';
+import { ownSignatures, ownStrings } from './rawRow';
 
 // ---------------------------------------------------------------------------------------------
 // Enums (closed): exactly the values of the spec.
@@ -149,6 +150,7 @@ function makeRecord(n: z.output<typeof RecordSchema>, raw: Record<string, unknow
     dkims: n.dkims,
     reportId: n.reportId,
     raw,
+    shape: undefined,
   };
 }
 
@@ -171,9 +173,10 @@ function normalDkims(a: unknown[]): boolean {
 
 /**
  * The fast path: accepts only a row already in normal form and builds its record without zod;
- * returns undefined for anything else (the caller then asks RecordSchema). The rdns and dkims
- * arrays of the parsed row are reused, not copied (records and `raw` share them; both are
- * read-only by convention).
+ * returns undefined for anything else (the caller then asks RecordSchema). With a pool (the
+ * rows of a response), a row of documented fields only is not kept: the record has arrays of its
+ * own and the row's shape (src/api/rawRow.ts). Otherwise the record and `raw` share the parsed
+ * arrays (both read-only by convention).
  */
 export function fastRecord(row: unknown, pool?: StringPool): DmarcRecord | undefined {
   if (!isPlainObject(row)) return undefined;
@@ -205,6 +208,32 @@ export function fastRecord(row: unknown, pool?: StringPool): DmarcRecord | undef
   }
   const dateMs = parseIsoDateMs(date);
   if (dateMs !== dateMs) return undefined;
+  // With a pool (a response's rows), a row of only documented fields is not kept: src/api/rawRow.ts.
+  const shape = pool?.shapes.of(row, dkims as object[]);
+  if (shape) {
+    return {
+      source,
+      reporter,
+      visibleFrom,
+      returnPath,
+      to,
+      ipAddress,
+      ipCountryCode,
+      rdns: ownStrings(rdns as string[]),
+      emails,
+      category,
+      date,
+      dateMs,
+      dmarc,
+      alignedSpf,
+      alignedDkim,
+      spf,
+      dkims: ownSignatures(dkims as DkimEntry[]),
+      reportId,
+      raw: undefined,
+      shape,
+    };
+  }
   return {
     source,
     reporter,
@@ -225,6 +254,7 @@ export function fastRecord(row: unknown, pool?: StringPool): DmarcRecord | undef
     dkims: dkims as DkimEntry[],
     reportId,
     raw: row,
+    shape: undefined,
   };
 }
 

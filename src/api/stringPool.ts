@@ -1,4 +1,5 @@
 /** Strings shared between the rows of one response (see StringPool); src/api/schema.ts uses it. */
+import { ShapeCache } from './rawRow';
 import { isPlainObject } from './schema';
 
 /**
@@ -12,6 +13,8 @@ import { isPlainObject } from './schema';
  */
 export class StringPool {
   private readonly strings = new Map<string, string>();
+  /** The key orders of the response's rows (src/api/rawRow.ts). */
+  readonly shapes = new ShapeCache();
 
   /** The pool's string equal to `s`. */
   get(s: string): string {

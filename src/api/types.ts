@@ -5,6 +5,8 @@
  */
 
 /** §2.4 of the API contract: exactly these twelve values, the empty string included. */
+import type { RowShape } from './rawRow';
+
 export const RESULT_VALUES = [
   'permerror', 'fail', 'temperror', 'temperr', 'softfail', 'unknown',
   'none', 'neutral', 'policy', 'pass', 'skipped', '',
@@ -50,8 +52,13 @@ export interface DmarcRecord {
   spf: Open<Result>;
   dkims: DkimEntry[];
   reportId?: string;
-  /** The row exactly as the server sent it (all fields, unknown extras included): for the JSON view and exports. */
-  raw: Record<string, unknown>;
+  /**
+   * The row exactly as the server sent it (all fields, unknown extras included): for the JSON view
+   * and exports. Absent when the row held only documented fields with the values above: then
+   * `shape` has its key order and `rawOf` (src/api/rawRow.ts) builds it again. Read it with rawOf.
+   */
+  raw?: Record<string, unknown>;
+  shape?: RowShape;
 }
 
 /** A row kept despite a value outside an enum. Aggregated: one entry per field+value. */

@@ -9,6 +9,7 @@
  * (`jsonChunks`, `csvChunks`) built in slices of at most `SLICE_MS` that yield the event loop
  * between them, so a 100k-row export never stalls the extension host.
  */
+import { rawField, rawKeys, rawOf } from '../api/rawRow';
 import type { DmarcRecord } from '../api/types';
 import { KNOWN_FIELDS } from '../records/tuple';
 
@@ -32,7 +33,7 @@ export interface ChunkOptions {
  * but editors and other tools treat them as line ends), so a record is always exactly one line.
  */
 export function jsonLine(record: DmarcRecord): string {
-  const text = JSON.stringify(record.raw);
+  const text = JSON.stringify(rawOf(record));
   return /[\u2028\u2029]/.test(text) ? text.replace(/[\u2028\u2029]/g, (c) => (c === '\u2028' ? '\\u2028' : '\\u2029')) : text;
 }
 
@@ -119,14 +120,13 @@ export function csvField(value: string): string {
 /** The fields beyond the documented ones, in the order the records first show them. */
 export function extraColumns(records: readonly DmarcRecord[]): string[] {
   const seen = new Set<string>();
-  for (const r of records) for (const key of Object.keys(r.raw)) if (!KNOWN_FIELDS.has(key)) seen.add(key);
+  for (const r of records) for (const key of rawKeys(r)) if (!KNOWN_FIELDS.has(key)) seen.add(key);
   return [...seen];
 }
 
 /** An extra field's cell: text as sent, anything else as its JSON, absent or null as empty. */
 function extraCell(record: DmarcRecord, key: string): string {
-  if (!Object.hasOwn(record.raw, key)) return '';
-  const v = record.raw[key];
+  const v = rawField(record, key);
   if (typeof v === 'string') return v;
   return v === null || v === undefined ? '' : JSON.stringify(v) ?? '';
 }
@@ -151,7 +151,7 @@ export async function* csvChunks(records: readonly DmarcRecord[], opts: ChunkOpt
   // The header needs every record's field names first: one pass over the rows, sliced as well.
   const seen = new Set<string>();
   const names = sliced(records.length, (i) => {
-    for (const key of Object.keys(records[i]!.raw)) if (!KNOWN_FIELDS.has(key)) seen.add(key);
+    for (const key of rawKeys(records[i]!)) if (!KNOWN_FIELDS.has(key)) seen.add(key);
     return '';
   }, { ...opts, onProgress: undefined });
   while (!(await names.next()).done) { /* the names are in `seen` */ }

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { AccountLookup } from '../reportFiles/reportFiles';
-import { ApiError, describeApiError } from '../api';
+import { ApiError, describeApiError, rawOf } from '../api';
 import type { DmarcRecord, FetchResult } from '../api/types';
 import type { RecordStore } from '../records/recordStore';
 import { rangeLabel } from '../records/dateInput';
@@ -229,14 +229,14 @@ export class RecordsPanel implements vscode.Disposable {
       case 'getRow': {
         const r = this.rows[m.index];
         if (!r) throw new Error(vscode.l10n.t('Row {0} does not exist.', m.index));
-        const result: RowDetail = { index: m.index, json: JSON.stringify(r.raw, null, 2), dkims: r.dkims.map((d) => ({ ...d })) };
+        const result: RowDetail = { index: m.index, json: JSON.stringify(rawOf(r), null, 2), dkims: r.dkims.map((d) => ({ ...d })) };
         void this.post({ type: 'response', requestId: m.requestId, ok: true, result });
         return;
       }
       case 'copyRow': {
         const r = this.rows[m.index];
         if (!r) throw new Error(vscode.l10n.t('Row {0} does not exist.', m.index));
-        await vscode.env.clipboard.writeText(JSON.stringify(r.raw, null, 2));
+        await vscode.env.clipboard.writeText(JSON.stringify(rawOf(r), null, 2));
         void this.post({ type: 'response', requestId: m.requestId, ok: true, result: null });
         return;
       }

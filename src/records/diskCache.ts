@@ -12,8 +12,10 @@
  * File format (NDJSON, so neither writing nor reading ever holds the whole file in one
  * string, which V8 caps at ~512 MB): line 1 a header with the format version, the ids, the
  * range, `fetchedAt`, the record count, warnings and rejected summary; then one
- * `DmarcRecord` per line, stored as is (`raw` included). JSON text parsed from the server
- * re-serialises to equal values, so `raw` round-trips exactly. A file that fails to parse,
+ * `DmarcRecord` per line, stored with `raw` (built again for a record that holds its row's shape
+ * instead: src/api/rawRow.ts) and without `shape`. JSON text parsed from the server re-serialises
+ * to equal values, so `raw` round-trips exactly; read back, a record whose `raw` holds only its own
+ * values keeps the shape instead, as it did when it came from the server. A file that fails to parse,
  * has the wrong version or ids, or holds fewer records than its header says (cut short) is a
  * miss and is deleted. Writes go to a temporary file renamed into place, so a reader never
  * sees half a file.
@@ -22,6 +24,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { type FileHandle, mkdir, open, readdir, rename, rm, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { rawOf, ShapeCache } from '../api/rawRow';
 import type { DmarcRecord, FetchResult, RecordWarning, RejectedSummary } from '../api/types';
 
 export const DISK_FORMAT = 'dmarc-explorer/records';
@@ -122,7 +125,7 @@ export class DiskCache {
         let chunk: string[] = [];
         let size = 0;
         for (const r of result.records) {
-          const line = JSON.stringify(r);
+          const line = JSON.stringify(r.raw ? r : { ...r, raw: rawOf(r), shape: undefined });
           chunk.push(line);
           size += line.length;
           if (size >= 1 << 20) {
@@ -193,6 +196,7 @@ export class DiskCache {
     const lines = createInterface({ input: stream, crlfDelay: Infinity });
     let header: Header | undefined;
     const records: DmarcRecord[] = [];
+    const shapes = new ShapeCache();
     try {
       for await (const line of lines) {
         if (header === undefined) {
@@ -202,7 +206,7 @@ export class DiskCache {
         if (line === '') continue;
         const r: unknown = JSON.parse(line);
         if (!isStoredRecord(r)) throw new Error(`bad record at line ${records.length + 2}`);
-        records.push(r);
+        records.push(shapes.compact(r));
       }
       if (!header) throw new Error('empty file');
       if (records.length !== header.count) throw new Error(`expected ${header.count} records, found ${records.length}`);

@@ -3,6 +3,7 @@
  * with the DKIM signatures' domains and selectors, their alignment with Header From, and the
  * fields the API sent beyond the documented ones.
  */
+import { rawPick, type RowShape } from '../api/rawRow';
 import type { DkimEntry, DmarcRecord } from '../api/types';
 import type { RowTuple } from '../shared/columns';
 import { encodeChunk, SCALARS, type RowFields } from '../shared/rowCodec';
@@ -32,6 +33,19 @@ function extrasOf(raw: Record<string, unknown>): readonly string[] {
   return out ?? NO_EXTRAS;
 }
 
+/** Per row shape, its keys the table shows as extra fields (reportId, from). */
+const shapeExtras = new WeakMap<RowShape, readonly string[]>();
+
+/** A record's extra fields, [name, text, …]: from its parsed row, or without building it again (src/api/rawRow.ts). */
+function recordExtras(r: DmarcRecord): readonly string[] {
+  if (r.raw) return extrasOf(r.raw);
+  const shape = r.shape;
+  if (!shape) return NO_EXTRAS;
+  let keys = shapeExtras.get(shape);
+  if (!keys) shapeExtras.set(shape, (keys = shape.keys.filter((k) => !KNOWN_FIELDS.has(k))));
+  return keys.length === 0 ? NO_EXTRAS : extrasOf(rawPick(r, keys));
+}
+
 export function extraFields(raw: Record<string, unknown>): string[] {
   const extras = extrasOf(raw);
   return extras === NO_EXTRAS ? [] : (extras as string[]);
@@ -43,7 +57,7 @@ export function toTuple(r: DmarcRecord): RowTuple {
     r.rdns, r.emails, r.category, r.date, r.dmarc, r.alignedSpf, r.alignedDkim, r.spf,
     r.dkims.map((d) => [d.domain, d.selector, d.result]),
     dkimAlignment(r.visibleFrom, r.dkims),
-    extraFields(r.raw),
+    [...recordExtras(r)],
   ];
 }
 
@@ -69,7 +83,7 @@ function fill(r: DmarcRecord, out: Fields): RowFields {
   out.emails = r.emails;
   out.rdns = r.rdns;
   out.dkims = r.dkims;
-  out.extras = extrasOf(r.raw);
+  out.extras = recordExtras(r);
   return out;
 }
 

@@ -10,6 +10,7 @@ import { extensionApi, removeAllAccounts, runScripted, ScriptedPrompter, until }
 import type { DmarcExplorerApi } from '../../src/extension';
 import type { Node, NodeOf } from '../../src/tree/nodes';
 import type { Account } from '../../src/accounts/accountStore';
+import { rawOf } from '../../src/api/rawRow';
 
 /** Bidirectional controls (src/shared/bidi.ts). */
 const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
@@ -221,7 +222,7 @@ describe('behaviours: settings, several accounts, restore, reported rows, hostil
 
       await vscode.env.clipboard.writeText('');
       await opened.handleMessage({ type: 'copyRow', requestId: 9, index: 1 });
-      assert.equal(await vscode.env.clipboard.readText(), JSON.stringify(opened.rows[1]!.raw, null, 2));
+      assert.equal(await vscode.env.clipboard.readText(), JSON.stringify(rawOf(opened.rows[1]!), null, 2));
     } finally {
       server.setFaults({});
       opened.panel.dispose();

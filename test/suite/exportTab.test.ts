@@ -8,6 +8,7 @@ import { fetchDmarcRecords, type DmarcRecord } from '../../src/api';
 import { openExport, TAB_FIRST_CHARS } from '../../src/export/openExport';
 import { toCsv, toJson } from '../../src/export/format';
 import { closeUntitled } from './helpers';
+import { rawOf } from '../../src/api/rawRow';
 
 const KEY = 'export-suite-key-5c1d';
 const ORG = 'org-export-1';
@@ -111,7 +112,7 @@ describe('exports (extension host): editor tabs filled in pieces, large exports 
       assert.equal(asked[0]!.defaultUri!.path.split('/').pop(), 'dmarc-Panel-Org.json');
       const text = readFileSync(target.fsPath, 'utf8');
       assert.equal(text.split('\n').length, records.length + 3, '[, one line per record, ], final line break');
-      assert.deepEqual(JSON.parse(text), records.map((r) => r.raw));
+      assert.deepEqual(JSON.parse(text), records.map((r) => rawOf(r)));
       assert.deepEqual(readdirSync(dir), ['big.json'], 'no partial file left');
       // Above the size limit (here 1,000 characters) as well, for CSV: the text built for a tab is written instead.
       const csv = vscode.Uri.file(join(dir, 'small.csv'));

@@ -10,6 +10,7 @@ import type { RecordsPanel } from '../../src/panel/recordsPanel';
 import { presetRange, rangeLabel } from '../../src/records/dateInput';
 import { S } from '../../src/shared/rowCodec';
 import { chunkOf } from '../unit/rowsMessage';
+import { rawOf } from '../../src/api/rawRow';
 
 const KEY = 'panel-suite-key-93be';
 const ORG = 'org-panel-1';
@@ -288,9 +289,9 @@ describe('records panel (extension host, local API server)', () => {
     const doc = await until(() => vscode.workspace.textDocuments.find((d) => d.isUntitled && d.languageId === 'json' && d.getText().length > 0), 'the JSON tab');
     assert.match(doc.uri.path, /^dmarc-Panel-Org-\d+\.json$/);
     const exported = JSON.parse(doc.getText());
-    assert.deepEqual(exported, indices.map((i) => panel.rows[i].raw));
+    assert.deepEqual(exported, indices.map((i) => rawOf(panel.rows[i])));
     assert.equal(doc.lineCount, indices.length + 3, 'one record per line between [ and ], then the final line break');
-    assert.equal(doc.lineAt(1).text, `${JSON.stringify(panel.rows[indices[0]].raw)},`);
+    assert.equal(doc.lineAt(1).text, `${JSON.stringify(rawOf(panel.rows[indices[0]]))},`);
     // And the same bytes the server sent: every exported row is one of the server's rows verbatim.
     const url = new URL('/api/public/dmarc-records', server.url);
     url.searchParams.set('organizationId', ORG);
@@ -306,8 +307,8 @@ describe('records panel (extension host, local API server)', () => {
   it('exports CSV with a header and quoted, formula-safe fields', async () => {
     panel = await last7Panel();
     // A row with a reportId (an extra field the JSON keeps) and one without.
-    const withId = panel.rows.findIndex((r) => typeof r.raw.reportId === 'string');
-    const without = panel.rows.findIndex((r) => !('reportId' in r.raw));
+    const withId = panel.rows.findIndex((r) => typeof rawOf(r).reportId === 'string');
+    const without = panel.rows.findIndex((r) => !('reportId' in rawOf(r)));
     assert.ok(withId >= 0 && without >= 0, 'the sample data has rows with and without reportId');
     await panel.handleMessage({ type: 'export', requestId: 2, format: 'csv', indices: [without, withId], what: 'filtered' });
     const doc = await until(() => vscode.workspace.textDocuments.find((d) => d.isUntitled && d.getText().startsWith('source,reporter,')), 'the CSV tab');
@@ -316,10 +317,10 @@ describe('records panel (extension host, local API server)', () => {
     const lines = doc.getText().split('\r\n');
     const documented = 'source,reporter,visibleFrom,returnPath,to,ipAddress,ipCountryCode,rdns,emails,category,date,dmarc,alignedSpf,alignedDkim,spf,dkims';
     const known = new Set(documented.split(','));
-    const extras = [...new Set([without, withId].flatMap((i) => Object.keys(panel.rows[i].raw)).filter((k) => !known.has(k)))];
+    const extras = [...new Set([without, withId].flatMap((i) => Object.keys(rawOf(panel.rows[i]))).filter((k) => !known.has(k)))];
     assert.ok(extras.includes('reportId'));
     assert.equal(lines[0], [documented, ...extras].join(','), 'every field of the JSON, extra fields after the documented ones');
-    assert.equal(lines[2].split(',').slice(16)[extras.indexOf('reportId')], panel.rows[withId].raw.reportId);
+    assert.equal(lines[2].split(',').slice(16)[extras.indexOf('reportId')], rawOf(panel.rows[withId]).reportId);
     assert.equal(lines.length, 4, 'header, two rows, final line break');
     assert.ok(lines[1].startsWith(panel.rows[without].source.includes(',') ? `"${panel.rows[without].source}` : panel.rows[without].source));
     await closeUntitled(doc);

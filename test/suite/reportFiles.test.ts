@@ -12,6 +12,7 @@ import type { Node, NodeOf } from '../../src/tree/nodes';
 import { reportDropController } from '../../src/reportFiles/reportCommands';
 import { windowPrompter } from '../../src/ui/prompter';
 import { extensionApi, removeAllAccounts, runScripted, until } from './helpers';
+import { rawOf } from '../../src/api/rawRow';
 
 const FIXTURES = join(__dirname, '..', '..', 'test', 'fixtures', 'reports');
 
@@ -101,10 +102,10 @@ describe('report files (extension host)', () => {
     await vscode.commands.executeCommand(Commands.openRecords, all);
     const panel = await until(() => api.panels.all.find((p) => p.identity.organizationId === 'example.com'), 'the panel');
     await until(() => panel.rows.length === expected.rows || undefined, 'every row in the panel');
-    assert.ok(panel.rows.every((r) => typeof r.raw.row === 'object' && r.raw.row !== null), 'raw is the report\u2019s <record> (row, identifiers, auth_results)');
+    assert.ok(panel.rows.every((r) => typeof rawOf(r).row === 'object' && rawOf(r).row !== null), 'raw is the report\u2019s <record> (row, identifiers, auth_results)');
     await panel.handleMessage({ type: 'export', requestId: 7, format: 'json', indices: [0, 1], what: 'selected' });
     const doc = await until(() => vscode.workspace.textDocuments.find((d) => d.isUntitled && d.languageId === 'json' && d.getText().includes('"row"')), 'the JSON tab');
-    assert.deepEqual(JSON.parse(doc.getText()), [panel.rows[0]!.raw, panel.rows[1]!.raw]);
+    assert.deepEqual(JSON.parse(doc.getText()), [rawOf(panel.rows[0]!), rawOf(panel.rows[1]!)]);
     await vscode.window.showTextDocument(doc);
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
     panel.panel.dispose();

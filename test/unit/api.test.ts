@@ -6,6 +6,7 @@ import { assertRecordsMatch } from './recordMapping';
 import { DAY_MS, generateDay } from '../server/data';
 import { BAD_REQUEST_MESSAGE, HOSTILE_STRINGS, startApiServer } from '../server/server';
 import { ACME, DAY, DAY_INDEX, expectApiError, FAST, KEY, miniServer, NOW, useApiServer } from './apiHelpers';
+import { rawOf } from '../../src/api/rawRow';
 
 describe('api client over HTTP', () => {
   const fx = useApiServer();
@@ -30,8 +31,8 @@ describe('api client over HTTP', () => {
         assert.deepEqual(r.dkims, w.dkims);
         assert.equal(r.to, w.to);
         assert.equal(r.reportId, w.reportId);
-        assert.equal(r.raw.from, w.from, 'the extra `from` field is kept in raw');
-        assert.deepEqual(r.raw, JSON.parse(JSON.stringify(w)));
+        assert.equal(rawOf(r).from, w.from, 'the extra `from` field is kept in raw');
+        assert.deepEqual(rawOf(r), JSON.parse(JSON.stringify(w)));
       }
     });
 
@@ -64,7 +65,7 @@ describe('api client over HTTP', () => {
       });
       try {
         const res = await fetchDmarcRecords(query({ baseUrl: mini.url }), FAST);
-        assert.deepEqual(res.records.map((r) => r.raw), JSON.parse(JSON.stringify(rows)));
+        assert.deepEqual(res.records.map((r) => rawOf(r)), JSON.parse(JSON.stringify(rows)));
         assert.equal(res.records[0]!.reporter, 'Récepteur ✉ 0 😀 Ωmega');
         assert.equal(res.records[4]!.source, '源-4');
       } finally {
@@ -132,13 +133,13 @@ describe('api client over HTTP', () => {
       for (const [i, r] of odd.records.entries()) {
         const n = normal.records[i]!;
         assert.equal(r.visibleFrom, n.visibleFrom, 'visibleFrom taken from `from`');
-        assert.equal('visibleFrom' in r.raw, false);
+        assert.equal('visibleFrom' in rawOf(r), false);
         assert.deepEqual(r.rdns, n.rdns.slice(0, 1), 'a lone string becomes a one-element list, "" an empty one');
-        assert.equal(typeof r.raw.rdns, 'string');
+        assert.equal(typeof rawOf(r).rdns, 'string');
       }
       // The day has rows with no PTR record and rows with one, so both string forms were sent.
-      assert.ok(odd.records.some((r) => r.raw.rdns === '' && r.rdns.length === 0));
-      assert.ok(odd.records.some((r) => r.raw.rdns !== '' && r.rdns.length === 1));
+      assert.ok(odd.records.some((r) => rawOf(r).rdns === '' && r.rdns.length === 0));
+      assert.ok(odd.records.some((r) => rawOf(r).rdns !== '' && r.rdns.length === 1));
     });
 
     it('keeps rows with values outside the enums and reports one warning per field and value', async () => {
@@ -157,7 +158,7 @@ describe('api client over HTTP', () => {
         assert.ok(actual.includes(w.value), 'firstIndex points at a row carrying the value');
       }
       const counted = res.warnings.reduce((n, w) => n + w.count, 0);
-      const changed = res.records.filter((r, i) => JSON.stringify(r.raw) !== JSON.stringify(normal.records[i]!.raw)).length;
+      const changed = res.records.filter((r, i) => JSON.stringify(rawOf(r)) !== JSON.stringify(rawOf(normal.records[i]!))).length;
       assert.equal(counted, changed);
     });
 
@@ -168,8 +169,8 @@ describe('api client over HTTP', () => {
       assert.ok(res.rejected.count > 5);
       assert.equal(res.records.length + res.rejected.count, normal.records.length);
       assert.equal(res.rejected.samples.length, 5);
-      const kept = new Set(res.records.map((r) => JSON.stringify(r.raw)));
-      assert.equal(normal.records.filter((r) => kept.has(JSON.stringify(r.raw))).length, res.records.length, 'kept rows are untouched');
+      const kept = new Set(res.records.map((r) => JSON.stringify(rawOf(r))));
+      assert.equal(normal.records.filter((r) => kept.has(JSON.stringify(rawOf(r)))).length, res.records.length, 'kept rows are untouched');
       let last = -1;
       for (const s of res.rejected.samples) {
         assert.ok(s.index > last, 'samples in row order');

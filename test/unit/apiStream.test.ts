@@ -4,6 +4,7 @@ import { strict as assert } from 'node:assert';
 import { ApiError, fetchDmarcRecords, utcDayRange, type ClientOptions, type DmarcRecord, type RecordsQuery } from '../../src/api';
 import { DAY_MS, ORGANIZATIONS, generateDay } from '../server/data';
 import { startApiServer, type ApiServer } from '../server/server';
+import { rawOf } from '../../src/api/rawRow';
 
 const NOW = new Date('2025-06-15T12:00:00Z');
 const KEY = 'demo-key-5f2c8e7a91d4b036';
@@ -52,7 +53,7 @@ describe('api client: rows while the body arrives', () => {
     assert.ok(firstRowsAt > 0 && lastByteAt - firstRowsAt >= stallMs * 0.8, `first rows ${firstRowsAt - t0} ms, last byte ${lastByteAt - t0} ms`);
     assert.ok(offsets.length >= 2, 'rows came in several hand-outs');
     assert.equal(given.length, want.length);
-    assert.deepStrictEqual(given.map((r) => r.raw), want, 'every row as sent, in order, none lost, none twice');
+    assert.deepStrictEqual(given.map((r) => rawOf(r)), want, 'every row as sent, in order, none lost, none twice');
     assert.equal(result.records.length, given.length);
     given.forEach((r, i) => assert.equal(result.records[i], r, 'the result holds the very rows handed out'));
   });
@@ -66,7 +67,7 @@ describe('api client: rows while the body arrives', () => {
     );
     const want = expectedRows();
     assert.ok(given.length > 0 && given.length < want.length, `some rows before the break (${given.length} of ${want.length})`);
-    assert.deepStrictEqual(given.map((r) => r.raw), want.slice(0, given.length), 'a prefix of the rows, in order');
+    assert.deepStrictEqual(given.map((r) => rawOf(r)), want.slice(0, given.length), 'a prefix of the rows, in order');
   });
 
   it('a retry after a break starts over at offset 0, and the result holds each row once', async () => {
@@ -83,7 +84,7 @@ describe('api client: rows while the body arrives', () => {
       },
     });
     assert.equal(offsets.filter((o) => o === 0).length, 2, `two starts: ${offsets.join(',')}`);
-    assert.deepStrictEqual(given.map((r) => r.raw), expectedRows());
+    assert.deepStrictEqual(given.map((r) => rawOf(r)), expectedRows());
     assert.equal(result.records.length, given.length);
   });
 
@@ -94,7 +95,7 @@ describe('api client: rows while the body arrives', () => {
       fetchDmarcRecords(query(), { ...FAST, onRows: (records) => given.push(...records) }),
       (e: unknown) => e instanceof ApiError && e.kind === 'invalid-response' && /cut off or malformed/.test(e.message),
     );
-    assert.deepStrictEqual(given.map((r) => r.raw), expectedRows().slice(0, given.length));
+    assert.deepStrictEqual(given.map((r) => rawOf(r)), expectedRows().slice(0, given.length));
   });
 
   it('a consumer that asks to wait holds the reading: no rows until it lets go, then every row once, in order, and the wait is not the server\'s time', async () => {
@@ -117,7 +118,7 @@ describe('api client: rows while the body arrives', () => {
     });
     assert.ok(at.length >= 2, `several hand-outs (${at.length})`);
     assert.ok(releasedAt > 0 && at[1]! >= releasedAt, `the next rows came ${at[1]! - t0} ms in, after the hold ended at ${releasedAt - t0} ms`);
-    assert.deepStrictEqual(given.map((r) => r.raw), expectedRows(), 'every row as sent, in order, none lost, none twice');
+    assert.deepStrictEqual(given.map((r) => rawOf(r)), expectedRows(), 'every row as sent, in order, none lost, none twice');
     assert.equal(result.records.length, given.length);
   });
 

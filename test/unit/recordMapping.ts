@@ -1,7 +1,7 @@
 // The record a wire row must become, written from the contract (§2, §2.5) independently of
 // src/api/schema.ts, for the tests that compare every field of every normalised row.
 import { strict as assert } from 'node:assert';
-import type { DmarcRecord } from '../../src/api';
+import { rawOf, type DmarcRecord } from '../../src/api';
 
 export const RECORD_FIELDS = ['source', 'reporter', 'visibleFrom', 'returnPath', 'to', 'ipAddress', 'ipCountryCode', 'rdns', 'emails', 'category', 'date', 'dateMs', 'dmarc', 'alignedSpf', 'alignedDkim', 'spf', 'dkims', 'reportId', 'raw'] as const;
 export type ExpectedRecord = Record<(typeof RECORD_FIELDS)[number], unknown>;
@@ -32,7 +32,12 @@ export function assertRecordsMatch(records: readonly DmarcRecord[], wire: readon
   assert.equal(records.length, wire.length);
   records.forEach((r, i) => {
     const want = expectedRecord(wire[i]!, instants?.[i]);
-    for (const f of RECORD_FIELDS) assert.deepStrictEqual((r as unknown as Record<string, unknown>)[f], want[f], `row ${i}: ${f}`);
-    assert.deepEqual(Object.keys(r).filter((k) => !(RECORD_FIELDS as readonly string[]).includes(k)), [], `row ${i}: no other field`);
+    for (const f of RECORD_FIELDS) {
+      if (f !== 'raw') assert.deepStrictEqual((r as unknown as Record<string, unknown>)[f], want[f], `row ${i}: ${f}`);
+    }
+    // The row as sent: kept, or built again from its shape (src/api/rawRow.ts), its keys in the same order.
+    assert.deepStrictEqual(rawOf(r), want.raw, `row ${i}: raw`);
+    assert.equal(JSON.stringify(rawOf(r)), JSON.stringify(want.raw), `row ${i}: raw's JSON text`);
+    assert.deepEqual(Object.keys(r).filter((k) => !(RECORD_FIELDS as readonly string[]).includes(k) && k !== 'shape'), [], `row ${i}: no other field`);
   });
 }

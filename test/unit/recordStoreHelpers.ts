@@ -1,5 +1,6 @@
 // Shared by the RecordStore tests (records.store.test.ts, records.storeDisk.test.ts): a fake API
 // with a deterministic data set, the buckets of a fixed "now", and scopes.
+import { rawOf } from '../../src/api/rawRow';
 import type { DmarcRecord, FetchResult, Result } from '../../src/api/types';
 import { buildBuckets, DAY_MS } from '../../src/records/buckets';
 import type { RecordScope } from '../../src/records/recordStore';
@@ -117,3 +118,16 @@ export function deferred(): { promise: Promise<void>; resolve: () => void } {
 }
 
 export const expectRecords = (start: Date, end: Date, version = 0) => dataset(start.getTime(), end.getTime(), version);
+
+/**
+ * Records as the disk cache stores them: with `raw` (built again for one that holds its row's
+ * shape, src/api/rawRow.ts) and no `shape`. Records read back hold the shape instead of a row
+ * of documented fields only, as they do when they come from the server: compare through this.
+ */
+export function asStored<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value, (_k, v: unknown) => (isRecord(v) ? { ...v, raw: rawOf(v), shape: undefined } : v))) as T;
+}
+
+function isRecord(v: unknown): v is DmarcRecord {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && 'dateMs' in v && 'dkims' in v;
+}

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DiskCache } from '../../src/records/diskCache';
 import { RecordStore } from '../../src/records/recordStore';
-import { API_KEY, scope, otherOrg, now, last7, nov, oct, sep, octDay, FakeApi, expectRecords } from './recordStoreHelpers';
+import { API_KEY, scope, otherOrg, now, last7, nov, oct, sep, octDay, FakeApi, expectRecords, asStored } from './recordStoreHelpers';
+import { rawOf } from '../../src/api/rawRow';
 
 describe('records: RecordStore + DiskCache', () => {
   let dir: string;
@@ -42,10 +43,10 @@ describe('records: RecordStore + DiskCache', () => {
     assert.equal(api.calls.length, 1);
     assert.equal(again.fromCache, 'disk');
     assert.equal(again.fetchedAt, first.fetchedAt);
-    assert.deepEqual(again.records, first.records);
+    assert.deepEqual(asStored(again.records), asStored(first.records));
     assert.deepEqual(again.warnings, first.warnings);
     // raw is byte-for-byte the same JSON, odd characters included.
-    assert.equal(JSON.stringify(again.records.map((r) => r.raw)), JSON.stringify(first.records.map((r) => r.raw)));
+    assert.equal(JSON.stringify(again.records.map((r) => rawOf(r))), JSON.stringify(first.records.map((r) => rawOf(r))));
     // Then memory.
     assert.equal((await s2.get(scope, oct.start, oct.end)).fromCache, 'memory');
   });
@@ -58,7 +59,7 @@ describe('records: RecordStore + DiskCache', () => {
     const day = await s2.get(scope, octDay(12).start, octDay(12).end);
     assert.equal(api.calls.length, 1);
     assert.equal(day.fromCache, 'disk');
-    assert.deepEqual(day.records, expectRecords(octDay(12).start, octDay(12).end));
+    assert.deepEqual(asStored(day.records), asStored(expectRecords(octDay(12).start, octDay(12).end)));
     // The whole month is now in memory.
     assert.ok(s2.peek(scope, oct.start, oct.end));
   });
@@ -90,7 +91,7 @@ describe('records: RecordStore + DiskCache', () => {
     assert.equal(r.fromCache, 'network');
     await s2.flush();
     const s3 = newStore();
-    assert.deepEqual((await s3.get(scope, oct.start, oct.end)).records, expectRecords(oct.start, oct.end, 1));
+    assert.deepEqual(asStored((await s3.get(scope, oct.start, oct.end)).records), asStored(expectRecords(oct.start, oct.end, 1)));
     assert.equal(api.calls.length, 2);
     assert.equal(files().length, 1);
   });
@@ -105,7 +106,7 @@ describe('records: RecordStore + DiskCache', () => {
     await s1.flush();
     assert.equal(files().length, 1);
     const s2 = newStore();
-    assert.deepEqual((await s2.get(scope, octDay(3).start, octDay(3).end)).records, expectRecords(octDay(3).start, octDay(3).end, 1));
+    assert.deepEqual(asStored((await s2.get(scope, octDay(3).start, octDay(3).end)).records), asStored(expectRecords(octDay(3).start, octDay(3).end, 1)));
   });
 
   it('a month loaded from disk does not displace a day refreshed since', async () => {
@@ -118,9 +119,9 @@ describe('records: RecordStore + DiskCache', () => {
     await s2.get(scope, octDay(3).start, octDay(3).end, { refresh: true });
     const other = await s2.get(scope, octDay(4).start, octDay(4).end);
     assert.equal(other.fromCache, 'disk');
-    assert.deepEqual(other.records, expectRecords(octDay(4).start, octDay(4).end, 0));
+    assert.deepEqual(asStored(other.records), asStored(expectRecords(octDay(4).start, octDay(4).end, 0)));
     const day3 = await s2.get(scope, octDay(3).start, octDay(3).end);
-    assert.deepEqual(day3.records, expectRecords(octDay(3).start, octDay(3).end, 1));
+    assert.deepEqual(asStored(day3.records), asStored(expectRecords(octDay(3).start, octDay(3).end, 1)));
     assert.equal(api.calls.length, 2);
   });
 
@@ -142,7 +143,7 @@ describe('records: RecordStore + DiskCache', () => {
       const s2 = track(new RecordStore({ fetch: api.fetch, disk: new DiskCache(dir, { log: (l) => logs.push(l) }), now: () => now }));
       const got = await s2.get(scope, oct.start, oct.end);
       assert.equal(got.fromCache, 'network');
-      assert.deepEqual(got.records, first.records);
+      assert.deepEqual(asStored(got.records), asStored(first.records));
       assert.equal(api.calls.length, 2);
       assert.match(logs.join('\n'), /discarding unreadable/);
       await s2.flush();
