@@ -210,30 +210,6 @@ export function fastRecord(row: unknown, pool?: StringPool): DmarcRecord | undef
   if (dateMs !== dateMs) return undefined;
   // With a pool (a response's rows), a row of only documented fields is not kept: src/api/rawRow.ts.
   const shape = pool?.shapes.of(row, dkims as object[]);
-  if (shape) {
-    return {
-      source,
-      reporter,
-      visibleFrom,
-      returnPath,
-      to,
-      ipAddress,
-      ipCountryCode,
-      rdns: ownStrings(rdns as string[]),
-      emails,
-      category,
-      date,
-      dateMs,
-      dmarc,
-      alignedSpf,
-      alignedDkim,
-      spf,
-      dkims: ownSignatures(dkims as DkimEntry[]),
-      reportId,
-      raw: undefined,
-      shape,
-    };
-  }
   return {
     source,
     reporter,
@@ -242,7 +218,7 @@ export function fastRecord(row: unknown, pool?: StringPool): DmarcRecord | undef
     to,
     ipAddress,
     ipCountryCode,
-    rdns: rdns as string[],
+    rdns: shape ? ownStrings(rdns as string[]) : (rdns as string[]),
     emails,
     category,
     date,
@@ -251,10 +227,10 @@ export function fastRecord(row: unknown, pool?: StringPool): DmarcRecord | undef
     alignedSpf,
     alignedDkim,
     spf,
-    dkims: dkims as DkimEntry[],
+    dkims: shape ? ownSignatures(dkims as DkimEntry[]) : (dkims as DkimEntry[]),
     reportId,
-    raw: row,
-    shape: undefined,
+    raw: shape ? undefined : row,
+    shape,
   };
 }
 
