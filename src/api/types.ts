@@ -4,9 +4,9 @@
  * the tree, the panel and the exports.
  */
 
-/** §2.4 of the API contract: exactly these twelve values, the empty string included. */
 import type { RowShape } from './rawRow';
 
+/** §2.4 of the API contract: exactly these twelve values, the empty string included. */
 export const RESULT_VALUES = [
   'permerror', 'fail', 'temperror', 'temperr', 'softfail', 'unknown',
   'none', 'neutral', 'policy', 'pass', 'skipped', '',
