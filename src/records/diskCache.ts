@@ -25,6 +25,7 @@ import { type FileHandle, mkdir, open, readdir, rename, rm, unlink } from 'node:
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { rawOf, ShapeCache } from '../api/rawRow';
+import { perfMark } from '../perf';
 import type { DmarcRecord, FetchResult, RecordWarning, RejectedSummary } from '../api/types';
 
 export const DISK_FORMAT = 'dmarc-explorer/records';
@@ -118,6 +119,7 @@ export class DiskCache {
       warnings: result.warnings,
       rejected: result.rejected,
     };
+    perfMark('diskWriteStart', { rows: result.records.length });
     try {
       const fh = await open(tmp, 'w');
       try {
@@ -140,6 +142,7 @@ export class DiskCache {
         await fh.close();
       }
       await rename(tmp, final);
+      perfMark('diskWriteEnd', { rows: result.records.length });
     } catch (err) {
       await unlink(tmp).catch(() => undefined);
       throw err;

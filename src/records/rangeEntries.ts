@@ -99,6 +99,33 @@ export async function makeEntry(start: number, end: number, result: FetchResult,
   return { start, end, records, warnings: result.warnings, rejected: result.rejected, fetchedAt, storedSeq: ++nextSeq };
 }
 
+/**
+ * Drops the oldest entries of `held` (never `spare`) while their rows and `extra` more are over
+ * `max`. Returns the row counts of the entries dropped, oldest first.
+ */
+export function dropOldest(held: readonly HeldRanges[], max: number, extra = 0, spare?: Entry): number[] {
+  const all: { state: HeldRanges; entry: Entry }[] = [];
+  let total = extra;
+  for (const state of held) {
+    for (const entry of state.entries) {
+      all.push({ state, entry });
+      total += entry.records.length;
+    }
+  }
+  const dropped: number[] = [];
+  if (total <= max) return dropped;
+  all.sort((a, b) => a.entry.storedSeq - b.entry.storedSeq);
+  for (const { state, entry } of all) {
+    if (total <= max) break;
+    if (entry === spare) continue;
+    state.entries = state.entries.filter((x) => x !== entry);
+    state.views.clear();
+    total -= entry.records.length;
+    dropped.push(entry.records.length);
+  }
+  return dropped;
+}
+
 /** Adds an entry, dropping the held ones inside its range that it supersedes (not newer ones). */
 export function insert(state: HeldRanges, entry: Entry): void {
   state.entries = state.entries.filter((x) => !(x.start >= entry.start && x.end <= entry.end && x.fetchedAt <= entry.fetchedAt));

@@ -154,6 +154,39 @@ describe('record store: rows while they arrive', () => {
     assert.equal(ok.fromCache, 'network', 'fetched again');
     assert.ok(ok.records.length > handed.length);
   });
+
+  it('a range streaming in past the memory bound drops the older ranges while it arrives, not once it is in', async () => {
+    // 100 rows a day: the first range (2 days) is 200 rows; the second (4 days) brings 400 more,
+    // past the bound of 300, so the first must go before the second is complete.
+    const big = await startApiServer({ now: NOW, rowsPerDay: 100, faults: { bodyStallMs: 300 } });
+    try {
+      const sc = { ...scope, baseUrl: big.url };
+      const logs: string[] = [];
+      const store = new RecordStore({
+        fetch: (s, start, end, signal, onRows) =>
+          fetchDmarcRecords({ baseUrl: s.baseUrl, apiKey: s.apiKey, organizationId: s.organizationId, startDate: start, endDate: end }, { signal, onRows, retries: 0, timeoutMs: 10_000 }),
+        now: () => NOW,
+        maxRecords: 300,
+        log: (l) => logs.push(l),
+      });
+      const a = utcDayRange('2025-06-01', '2025-06-02');
+      const b = utcDayRange('2025-06-05', '2025-06-08');
+      const first = await store.get(sc, new Date(a.startDate), new Date(a.endDate));
+      assert.equal(first.records.length, 200);
+      const heldWhile: boolean[] = [];
+      const second = await store.get(sc, new Date(b.startDate), new Date(b.endDate), {
+        onRows: () => heldWhile.push(store.peek(sc, new Date(a.startDate), new Date(a.endDate)) !== undefined),
+      });
+      assert.equal(second.records.length, 400);
+      assert.ok(heldWhile.length >= 2, `rows came in ${heldWhile.length} pieces`);
+      assert.equal(heldWhile[0], true, 'held while few rows had arrived');
+      assert.equal(heldWhile.at(-1), false, 'dropped before the last rows were handed out');
+      assert.deepEqual(logs.filter((l) => l.startsWith('memory cache')), ['memory cache: dropped a range of 200 rows (over 300)']);
+      assert.equal(store.peek(sc, new Date(b.startDate), new Date(b.endDate))?.records.length, 400, 'the new range is kept');
+    } finally {
+      await big.close();
+    }
+  });
 });
 
 describe('record store: sorting a large range by date', () => {
