@@ -100,7 +100,11 @@ export class DiskCache {
    * Stores a range, replacing any earlier copy, and removes the cached ranges strictly inside
    * it: they are older than this one and would otherwise be preferred for being narrower.
    */
-  async write(accountId: string, organizationId: string, start: Date | number, end: Date | number, result: FetchResult, fetchedAt: number): Promise<void> {
+  /**
+   * `between` is awaited after each megabyte written (the store: until the views are quiet again);
+   * when it says false the write is abandoned, its temporary file removed, nothing written.
+   */
+  async write(accountId: string, organizationId: string, start: Date | number, end: Date | number, result: FetchResult, fetchedAt: number, between?: () => Promise<boolean>): Promise<void> {
     const s = +start;
     const e = +end;
     await mkdir(this.dir, { recursive: true });
@@ -120,6 +124,7 @@ export class DiskCache {
       rejected: result.rejected,
     };
     perfMark('diskWriteStart', { rows: result.records.length });
+    let abandoned = false;
     try {
       const fh = await open(tmp, 'w');
       try {
@@ -134,12 +139,23 @@ export class DiskCache {
             await fh.write(`${chunk.join('\n')}\n`);
             chunk = [];
             size = 0;
+            if (between && !(await between())) {
+              abandoned = true;
+              break;
+            }
           }
         }
-        if (chunk.length) await fh.write(`${chunk.join('\n')}\n`);
-        await fh.datasync();
+        if (!abandoned) {
+          if (chunk.length) await fh.write(`${chunk.join('\n')}\n`);
+          await fh.datasync();
+        }
       } finally {
         await fh.close();
+      }
+      if (abandoned) {
+        await unlink(tmp);
+        this.log(`disk cache: the write of ${result.records.length} rows was abandoned`);
+        return;
       }
       await rename(tmp, final);
       perfMark('diskWriteEnd', { rows: result.records.length });

@@ -101,9 +101,9 @@ export async function makeEntry(start: number, end: number, result: FetchResult,
 
 /**
  * Drops the oldest entries of `held` (never `spare`) while their rows and `extra` more are over
- * `max`. Returns the row counts of the entries dropped, oldest first.
+ * `max`. Returns the entries dropped, oldest first.
  */
-export function dropOldest(held: readonly HeldRanges[], max: number, extra = 0, spare?: Entry): number[] {
+export function dropOldest(held: readonly HeldRanges[], max: number, extra = 0, spare?: Entry): Entry[] {
   const all: { state: HeldRanges; entry: Entry }[] = [];
   let total = extra;
   for (const state of held) {
@@ -112,7 +112,7 @@ export function dropOldest(held: readonly HeldRanges[], max: number, extra = 0, 
       total += entry.records.length;
     }
   }
-  const dropped: number[] = [];
+  const dropped: Entry[] = [];
   if (total <= max) return dropped;
   all.sort((a, b) => a.entry.storedSeq - b.entry.storedSeq);
   for (const { state, entry } of all) {
@@ -121,7 +121,7 @@ export function dropOldest(held: readonly HeldRanges[], max: number, extra = 0, 
     state.entries = state.entries.filter((x) => x !== entry);
     state.views.clear();
     total -= entry.records.length;
-    dropped.push(entry.records.length);
+    dropped.push(entry);
   }
   return dropped;
 }

@@ -143,6 +143,8 @@ export class RecordStore {
   /** accountId → organizationId → state */
   private readonly accounts = new Map<string, Map<string, ScopeState>>();
   private readonly writes = new Set<Promise<void>>();
+  /** Abandons the disk write of a range that left memory (write). */
+  private readonly abandon = new Map<Entry, () => void>();
   private woken = wakeSignal();
   /** The disk clears `invalidate` started, done. */
   private clearing: Promise<void> = Promise.resolve();
@@ -255,7 +257,10 @@ export class RecordStore {
    */
   private fit(arriving: number, spare?: Entry): void {
     const held = [...this.accounts.values()].flatMap((orgs) => [...orgs.values()]);
-    for (const n of dropOldest(held, this.maxRecords, arriving, spare)) this.log(`memory cache: dropped a range of ${n} rows (over ${this.maxRecords})`);
+    for (const gone of dropOldest(held, this.maxRecords, arriving, spare)) {
+      this.log(`memory cache: dropped a range of ${gone.records.length} rows (over ${this.maxRecords})`);
+      this.abandon.get(gone)?.();
+    }
   }
 
   /** Resolves when the disk writes started so far have finished (they never reject). */
@@ -374,16 +379,25 @@ export class RecordStore {
   private write(disk: DiskCache, scope: RecordScope, entry: Entry): void {
     const delay = this.writeDelayMs;
     const state = this.accounts.get(scope.accountId)?.get(scope.organizationId);
-    const waited = async (): Promise<void> => {
-      const woken = this.woken.promise;
-      if (delay > 0) await Promise.race([new Promise<void>((r) => setTimeout(r, delay)), woken]);
-      await Promise.race([this.quiet(), woken]);
+    const woken = this.woken.promise;
+    // A write under way pauses while views are busy again (a million rows take ~20 s of slices to
+    // write, which the next large range's rows otherwise shared the host with), and is abandoned
+    // when its range leaves memory meanwhile (it would hold a million rows for its own sake).
+    let gone = false;
+    const dropped = new Promise<void>((r) => this.abandon.set(entry, () => ((gone = true), r())));
+    const quiet = async (): Promise<boolean> => (await Promise.race([this.quiet(), woken, dropped]), !gone);
+    const waited = async (): Promise<boolean> => {
+      if (delay > 0) await Promise.race([new Promise<void>((r) => setTimeout(r, delay)), woken, dropped]);
+      return quiet();
     };
     const p = waited()
       // Invalidated while it waited: nothing to write (the files are being cleared).
-      .then(() => (state === this.accounts.get(scope.accountId)?.get(scope.organizationId) ? disk.write(scope.accountId, scope.organizationId, entry.start, entry.end, entry, entry.fetchedAt) : undefined))
+      .then((go) => (go && state === this.accounts.get(scope.accountId)?.get(scope.organizationId) ? disk.write(scope.accountId, scope.organizationId, entry.start, entry.end, entry, entry.fetchedAt, quiet) : undefined))
       .catch((err: unknown) => this.log(`disk cache write failed: ${String(err)}`))
-      .finally(() => this.writes.delete(p));
+      .finally(() => {
+        this.writes.delete(p);
+        this.abandon.delete(entry);
+      });
     this.writes.add(p);
   }
 

@@ -239,6 +239,65 @@ describe('records: RecordStore + DiskCache', () => {
     assert.equal(written, 1, 'the waiting write was dropped, not made and then cleared');
     assert.equal(files().length, 0);
   });
+  it('a write under way pauses after each megabyte while the views are busy again', async () => {
+    // 6,000 rows of a settled range: ~3 MB of lines, so the write has pieces to pause between.
+    const template = (await api.fetch(scope, oct.start, oct.end)).records[0]!;
+    const many = Array.from({ length: 6_000 }, (_, i) => ({ ...template, ipAddress: `10.0.${i >> 8}.${i & 255}`, dateMs: oct.start.getTime() + i * 1000, date: new Date(oct.start.getTime() + i * 1000).toISOString() }));
+    let calls = 0;
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const s = track(new RecordStore({
+      fetch: async () => ({ records: many, warnings: [], rejected: { count: 0, samples: [] } }),
+      disk: new DiskCache(dir), now: () => now, writeDelayMs: 0,
+      // Quiet when the write starts; busy again at its first pause, until released.
+      quiet: () => (++calls === 1 ? Promise.resolve() : gate),
+    }));
+    await s.get(scope, oct.start, oct.end);
+    for (const until = Date.now() + 5_000; calls < 2 && Date.now() < until; ) await new Promise((r) => setTimeout(r, 10));
+    assert.equal(calls, 2, 'paused after its first megabyte');
+    await new Promise((r) => setTimeout(r, 50));
+    const done = () => files().filter((f) => f.endsWith('.ndjson'));
+    try {
+      assert.deepEqual(done(), [], 'not finished while the views are busy');
+      assert.equal(files().length, 1, 'its temporary file');
+    } finally {
+      release();
+    }
+    await s.flush();
+    assert.equal(done().length, 1);
+    assert.equal(files().length, 1);
+    assert.ok(calls >= 3, `asked again after each megabyte (${calls})`);
+    const back = await newStore().get(scope, oct.start, oct.end);
+    assert.equal(back.fromCache, 'disk');
+    assert.equal(back.records.length, many.length);
+  });
+  it('a paused write is abandoned when its range leaves memory, and the next range is written', async () => {
+    const template = (await api.fetch(scope, oct.start, oct.end)).records[0]!;
+    const rowsOf = (start: Date) => Array.from({ length: 6_000 }, (_, i) => ({ ...template, ipAddress: `10.1.${i >> 8}.${i & 255}`, dateMs: start.getTime() + i * 1000, date: new Date(start.getTime() + i * 1000).toISOString() }));
+    let calls = 0;
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const logs: string[] = [];
+    const s = track(new RecordStore({
+      fetch: async (_sc, start) => ({ records: rowsOf(start), warnings: [], rejected: { count: 0, samples: [] } }),
+      disk: new DiskCache(dir, { log: (l) => logs.push(l) }), now: () => now, writeDelayMs: 0, maxRecords: 8_000,
+      log: (l) => logs.push(l),
+      quiet: () => (++calls === 1 ? Promise.resolve() : gate),
+    }));
+    await s.get(scope, oct.start, oct.end);
+    for (const until = Date.now() + 5_000; calls < 2 && Date.now() < until; ) await new Promise((r) => setTimeout(r, 10));
+    assert.equal(calls, 2, 'the October write paused after its first megabyte');
+    // September pushes October out of memory (12,000 rows over 8,000): its paused write gives up.
+    await s.get(scope, sep.start, sep.end);
+    for (const until = Date.now() + 5_000; !logs.some((l) => l.includes('abandoned')) && Date.now() < until; ) await new Promise((r) => setTimeout(r, 10));
+    assert.ok(logs.includes('memory cache: dropped a range of 6000 rows (over 8000)'), logs.join('\n'));
+    assert.ok(logs.includes('disk cache: the write of 6000 rows was abandoned'), logs.join('\n'));
+    release();
+    await s.flush();
+    assert.equal(files().length, 1, 'only September, no temporary file left');
+    assert.equal((await newStore().get(scope, sep.start, sep.end)).fromCache, 'disk');
+    assert.equal((await newStore().get(scope, oct.start, oct.end)).fromCache, 'network');
+  });
   it('a range asked for while an invalidate is under way (not awaited) is not read from the files it clears', async () => {
     const s = newStore();
     await s.get(scope, oct.start, oct.end);
