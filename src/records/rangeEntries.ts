@@ -9,6 +9,10 @@ import { radixOrderSteps } from '../shared/sorts';
 /** What is held for one organization: entries, and the shared arrays peekRecords gave out. */
 export interface HeldRanges {
   entries: Entry[];
+  /**
+   * The shared arrays `peekRecords` gave out, per `start/end`. Emptied whenever `entries`
+   * changes, so an array handed out stands for the same held data for as long as it is returned.
+   */
   views: Map<string, readonly DmarcRecord[]>;
 }
 

@@ -27,7 +27,7 @@ import type { DmarcRecord, FetchResult, RecordWarning, RejectedSummary } from '.
 import { DEFAULT_SETTLE_DAYS, isClosed } from './buckets';
 import type { DiskCache } from './diskCache';
 import { settledWithin, wakeSignal } from '../shared/busy';
-import { covering, dropOldest, fromMemory, insert, makeEntry, slice, view, type Entry } from './rangeEntries';
+import { covering, dropOldest, fromMemory, insert, makeEntry, slice, view, type Entry, type HeldRanges } from './rangeEntries';
 
 export interface RecordScope {
   accountId: string;
@@ -120,14 +120,9 @@ interface Flight {
   onComplete: Set<(result: FetchResult) => unknown>;
 }
 
-interface ScopeState {
-  entries: Entry[];
+/** What is held for one organization (HeldRanges: entries and the arrays peekRecords gave out), and its fetches. */
+interface ScopeState extends HeldRanges {
   flights: Flight[];
-  /**
-   * The shared arrays `peekRecords` gave out, per `start/end`. Emptied whenever `entries`
-   * changes, so an array handed out stands for the same held data for as long as it is returned.
-   */
-  views: Map<string, readonly DmarcRecord[]>;
 }
 
 export class RecordStore {
@@ -250,11 +245,7 @@ export class RecordStore {
     this.fit(0, entry);
   }
 
-  /**
-   * Drops the oldest ranges while the rows held and `arriving` more are over maxRecords: also
-   * while a fetch streams in, so that a second large range does not arrive on top of the first
-   * (1M rows: 1.27 GB in use at its end instead of 0.68, and the collector marking both).
-   */
+  /** Drops the oldest ranges while the rows held and `arriving` more are over maxRecords (also while a fetch streams in: a second 1M range arrived on top of the first, 1.27 GB in use). */
   private fit(arriving: number, spare?: Entry): void {
     const held = [...this.accounts.values()].flatMap((orgs) => [...orgs.values()]);
     for (const gone of dropOldest(held, this.maxRecords, arriving, spare)) {
@@ -386,13 +377,12 @@ export class RecordStore {
     let gone = false;
     const dropped = new Promise<void>((r) => this.abandon.set(entry, () => ((gone = true), r())));
     const quiet = async (): Promise<boolean> => (await Promise.race([this.quiet(), woken, dropped]), !gone);
-    const waited = async (): Promise<boolean> => {
+    const p = (async () => {
       if (delay > 0) await Promise.race([new Promise<void>((r) => setTimeout(r, delay)), woken, dropped]);
-      return quiet();
-    };
-    const p = waited()
       // Invalidated while it waited: nothing to write (the files are being cleared).
-      .then((go) => (go && state === this.accounts.get(scope.accountId)?.get(scope.organizationId) ? disk.write(scope.accountId, scope.organizationId, entry.start, entry.end, entry, entry.fetchedAt, quiet) : undefined))
+      if (!(await quiet()) || state !== this.accounts.get(scope.accountId)?.get(scope.organizationId)) return;
+      await disk.write(scope.accountId, scope.organizationId, entry.start, entry.end, entry, entry.fetchedAt, quiet);
+    })()
       .catch((err: unknown) => this.log(`disk cache write failed: ${String(err)}`))
       .finally(() => {
         this.writes.delete(p);
