@@ -31,7 +31,9 @@ import { readFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { CDPSession, Frame, Page } from 'playwright-core';
+import type { Frame, Page } from 'playwright-core';
+import { startFrameProfile, startWindowProfile, webviewHeapMB } from './benchDevtools';
+import { newResults, printSummary } from './benchSummary';
 import { addAccount, answer, choose, findWebviewFrame, openDmarcView, openPalette, runCommand } from '../ui/harness';
 
 const repoRoot = resolve(__dirname, '../..');
@@ -41,10 +43,6 @@ const DAYS = 7;
 const KEY = 'bench-key-1';
 const ORG = 'org-bench';
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length ? (s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2) : NaN;
-};
 
 /**
  * BENCH_FAST_SERVER=1: the API server renders each run's body before the run and sends it from
@@ -93,14 +91,6 @@ function cpuOf(e: { maxMs?: number }): string {
   return (e.maxMs ?? 0) > 100 && d.cpuMs !== undefined ? `(cpu ${d.cpuMs}/${d.wallMs}${main})` : '';
 }
 
-/** The webview script as it ships (minified), in KB. */
-/** A minified webview bundle's size: the page's script (main.ts), or Chart.js's, which the page loads when it first draws the trend (chart.ts). */
-async function webviewBundleKb(entry = 'media/webview/main.ts'): Promise<number> {
-  const esbuild = await import('esbuild');
-  const out = await esbuild.build({ entryPoints: [join(repoRoot, entry)], bundle: true, minify: true, format: 'iife', write: false, outdir: join(tmpdir(), 'dmarc-bench-bundle'), loader: { '.ttf': 'empty' } });
-  const js = out.outputFiles.find((f) => f.path.endsWith('.js'))!;
-  return js.contents.byteLength / 1024;
-}
 
 async function main(): Promise<void> {
   const launch = await import(pathToFileURL(join(repoRoot, 'test/host/launch.mjs')).href);
@@ -114,8 +104,7 @@ async function main(): Promise<void> {
   const perfFile = join(tmp, 'perf.jsonl');
   const host = await launch.startHost({ env: { DMARC_PERF_FILE: perfFile, ...(process.env.BENCH_CPUPROFILE ? { DMARC_PERF_CPUPROFILE: process.env.BENCH_CPUPROFILE } : {}) } });
   const { browser, page } = await launch.launchBrowser({ colorScheme: 'dark' });
-  const results = { firstPaint: [] as number[], sort: [] as number[], filter: [] as number[], filterCompute: [] as number[], groupBy: [] as number[], domRows: [] as number[], hostBlocked: [] as number[], exportJson: [] as number[], exportFirst: [] as number[], exportBlocked: [] as number[], exportLines: 0, rows: 0,
-    afterFirstByte: [] as number[], allFromFirstByte: [] as number[], download: [] as number[], afterReady: [] as number[], webviewStart: [] as number[], allRows: [] as number[], hostHeap: [] as number[], webviewHeap: [] as number[], mainRan: [] as number[], mainWaited: [] as number[], bodyMB: 0 };
+  const results = newResults();
   try {
     await page.goto(host.workbenchUrl({ extensionPath: repoRoot }));
     await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
@@ -189,6 +178,7 @@ async function main(): Promise<void> {
         const steps = [...marks.map((e) => [label(e), e.at] as const), ['webviewScript', perf.scriptAt] as const, ['webviewFirstChunk', perf.firstChunkAt] as const, ['webviewFirstPaint', perf.firstPaintAt] as const, [`webviewLastChunk (${perf.queuedAtLast} queued)`, perf.lastChunkAt] as const, ['webviewLoaded', perf.loadedAt] as const]
           .sort((a, b) => a[1] - b[1]);
         console.log(steps.map(([name, at]) => `  ${String(at - response.at).padStart(6)} ms  ${name}`).join('\n'));
+        console.log(`  (times above are from the last byte, at ${response.at} ms since the epoch)`);
         const resends = (perf as unknown as { resends?: string[] }).resends ?? [];
         if (resends.length) console.log(`  the page asked again: ${resends.map((r) => r.replace(/@(\d+)$/, (_, t: string) => `@${Number(t) - response.at}`)).join('; ')}`);
         const loops = readPerf(perfFile).filter((e) => e.event === 'loop' && e.at >= since && (e.maxMs ?? 0) > 50);
@@ -311,147 +301,7 @@ async function main(): Promise<void> {
     rmSync(tmp, { recursive: true, force: true });
   }
 
-  const line = (name: string, xs: number[], bar: number, unit: string, met?: boolean) => {
-    const m = median(xs);
-    const worst = Math.max(...xs);
-    console.log(`${name.padEnd(14)} ${String(Math.round(m)).padStart(7)} ${String(Math.round(worst)).padStart(7)} ${String(bar).padStart(6)} ${unit.padEnd(5)} ${(met ?? m <= bar) ? 'met' : 'MISSED'}`);
-  };
-  console.log(`\nrecords panel bench — ${results.rows} rows, ${RUNS} runs, medians (machine: 2 cores; API server bodies ${KEEP_BODIES ? "rendered before each run" : "rendered during the runs"}; see test/bench/benchPanel.ts)`);
-  console.log(`${'measure'.padEnd(14)} ${'median'.padStart(7)} ${'worst'.padStart(7)} ${'bar'.padStart(6)}`);
-  line('first paint', results.firstPaint, 1500, 'ms');
-  // The streaming bars (issue 12): first rows after the first byte (or after the webview is ready,
-  // when it is not ready by then), every row after the last byte, heaps.
-  // Met when the first rows come ≤ 1 s after the first byte or, where the webview was not ready
-  // by then, ≤ 150 ms after it was.
-  const firstRowsMet = median(results.afterFirstByte) <= 1000 || median(results.afterReady) <= 150;
-  line('first rows', results.afterFirstByte, 1000, 'ms', firstRowsMet);
-  line('  (after rdy)', results.afterReady, 150, 'ms', firstRowsMet);
-  line('  (wv start)', results.webviewStart, Infinity, 'ms'); // what the webview's start costs: printed, no bar
-  line('every row', results.allRows, results.rows > 500_000 ? 1500 : 500, 'ms');
-  line('  (1st byte)', results.allFromFirstByte, Infinity, 'ms'); // every row after the first byte: printed, no bar
-  line('  (download)', results.download, Infinity, 'ms');
-  // The heap bars are the 1M run's (issue 12 lists them under "At 1M rows"); at 100k the host's
-  // own baseline (VS Code's built-in extensions share the heap) outweighs the rows: printed, no bar.
-  line('host heap', results.hostHeap, results.rows > 500_000 ? Math.round(2 * results.bodyMB) : Infinity, 'MB');
-  line('webview heap', results.webviewHeap, 600, 'MB');
-  line('sort', results.sort, 150, 'ms');
-  const big = results.rows > 500_000;
-  // Issue 12: filter keystroke ≤ 100 ms at 1M rows too.
-  line('filter key', results.filter, 100, 'ms');
-  line('  (compute)', results.filterCompute, 100, 'ms');
-  line('group-by', results.groupBy, big ? 400 : 150, 'ms');
-  line('bundle', [await webviewBundleKb()], 250, 'KB');
-  line('  (chart)', [await webviewBundleKb('media/webview/chart.ts')], Infinity, 'KB');
-  line('DOM rows', results.domRows, 200, 'rows');
-  // Issue 12 asks "never blocked > 100 ms" at 1M rows and, at 100k, every bar of before (200 ms).
-  line('host blocked', results.hostBlocked, big ? 100 : 200, 'ms');
-  // Until the last byte, the host's main thread on a core and ready to run but waiting for one
-  // (Linux schedstat; printed, no bar): on two cores shared with the window and the webview.
-  line('  (main ran)', results.mainRan, Infinity, 'ms');
-  line('  (waited)', results.mainWaited, Infinity, 'ms');
-  if (results.exportJson.length === 0) return;
-  line('export JSON', results.exportJson, 3000, 'ms');
-  // The tab shows its first rows while the rest is appended (printed, no bar: the bar is the whole document).
-  line('  (1st rows)', results.exportFirst, Infinity, 'ms');
-  line('  (host blk)', results.exportBlocked, 200, 'ms');
-  const exportMedian = Math.round(median(results.exportJson));
-  console.log(`export JSON ${Math.round(results.rows / 1000)}k: ${exportMedian} ms (bar 3000 ms) ${exportMedian <= 3000 ? 'met' : 'MISSED'} — ${results.exportLines} lines for ${results.rows} rows`);
-}
-
-/**
- * A DevTools session of the webview's renderer: the webview is an out-of-process frame of the
- * workbench page (its own origin, see test/host/launch.mjs), and a session attaches to the frame
- * at the root of that process (VS Code's outer webview frame), not to our page inside it.
- */
-async function frameSession(page: Page, frame: Frame): Promise<CDPSession> {
-  for (let f: Frame | null = frame; f && f !== page.mainFrame(); f = f.parentFrame()) {
-    const session = await page.context().newCDPSession(f).catch(() => undefined);
-    if (session) return session;
-  }
-  throw new Error('the webview does not run in a renderer of its own');
-}
-
-/** Starts V8's sampling profiler on a CDP session (`interval` in µs); the function returned stops it, detaches and gives the profile. */
-async function startProfiler(cdp: CDPSession, interval: number) {
-  await cdp.send('Profiler.enable');
-  await cdp.send('Profiler.setSamplingInterval', { interval });
-  await cdp.send('Profiler.start');
-  return async () => {
-    const { profile } = await cdp.send('Profiler.stop');
-    await cdp.detach().catch(() => undefined);
-    return profile;
-  };
-}
-
-/** BENCH_WVPROFILE=1: a CPU profile of the webview's page while it loads; the stop function gives its top self times. */
-async function startFrameProfile(page: Page, frame: Frame): Promise<() => Promise<string>> {
-  const stop = await startProfiler(await frameSession(page, frame), 200);
-  return async () => {
-    const profile = await stop();
-    // BENCH_WVPROFILE=<dir> (a path): the profile itself too, for DevTools or a timeline.
-    if (process.env.BENCH_WVPROFILE!.includes('/')) writeFileSync(join(process.env.BENCH_WVPROFILE!, `webview-${Date.now()}.cpuprofile`), JSON.stringify(profile));
-    const self = new Map<string, number>();
-    const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-    const total = profile.endTime - profile.startTime;
-    profile.samples!.forEach((id, k) => {
-      const f = byId.get(id)!.callFrame;
-      const key = `${f.functionName || '(anonymous)'} ${f.url.split('/').pop()}:${f.lineNumber}`;
-      self.set(key, (self.get(key) ?? 0) + (profile.timeDeltas![k] ?? 0));
-    });
-    const idle = self.get('(idle) :-1') ?? 0;
-    return `  webview CPU while loading (self time; busy ${Math.round((total - idle) / 1000)} ms of ${Math.round(total / 1000)}):\n${[...self].sort((a, b) => b[1] - a[1]).slice(0, 18).map(([k, v]) => `    ${Math.round(v / 1000)} ms ${k}`).join('\n')}`;
-  };
-}
-
-/** BENCH_EXPORTPROFILE=1: a CPU profile of the workbench window's main thread; the stop function gives its top self and total times. */
-async function startWindowProfile(page: Page): Promise<() => Promise<string>> {
-  const stop = await startProfiler(await page.context().newCDPSession(page), 500);
-  return async () => {
-    const profile = await stop();
-    const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-    const parent = new Map<number, number>();
-    for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
-    const name = (id: number): string => {
-      const f = byId.get(id)!.callFrame;
-      return `${f.functionName || '(anonymous)'} ${f.url.split('/').pop()}:${f.lineNumber}`;
-    };
-    const self = new Map<string, number>();
-    const total = new Map<string, number>();
-    profile.samples!.forEach((id, k) => {
-      const dt = profile.timeDeltas![k] ?? 0;
-      self.set(name(id), (self.get(name(id)) ?? 0) + dt);
-      const seen = new Set<string>();
-      for (let x: number | undefined = id; x !== undefined; x = parent.get(x)) {
-        const key = name(x);
-        if (!seen.has(key)) total.set(key, (total.get(key) ?? 0) + dt);
-        seen.add(key);
-      }
-    });
-    const top = (m: Map<string, number>, n: number): string => [...m].sort((a, b) => b[1] - a[1]).slice(0, n).map(([k, v]) => `    ${Math.round(v / 1000)} ms ${k}`).join('\n');
-    return `  workbench window CPU during the export (self):\n${top(self, 25)}\n  (total):\n${top(total, 40)}`;
-  };
-}
-
-/** The webview's live JS heap plus its typed arrays, in MB; BENCH_HEAPSNAPSHOT=<file> also writes a heap snapshot of it. */
-async function webviewHeapMB(page: Page, frame: Frame): Promise<number> {
-  // The webview is an out-of-process frame of the workbench page: a DevTools session of its own.
-  const cdp = await frameSession(page, frame);
-  try {
-    await cdp.send('HeapProfiler.enable');
-    await cdp.send('HeapProfiler.collectGarbage');
-    const { usedSize } = await cdp.send('Runtime.getHeapUsage');
-    const arrays = await frame.evaluate(() => (window as unknown as { __dmarcPerf: { arrayBytes?: () => number } }).__dmarcPerf.arrayBytes?.() ?? 0);
-    if (process.env.BENCH_HEAPSNAPSHOT) {
-      const out: string[] = [];
-      cdp.on('HeapProfiler.addHeapSnapshotChunk', (e) => out.push(e.chunk));
-      await cdp.send('HeapProfiler.takeHeapSnapshot', { reportProgress: false });
-      writeFileSync(process.env.BENCH_HEAPSNAPSHOT, out.join(''));
-      console.log(`  heap snapshot: ${process.env.BENCH_HEAPSNAPSHOT}`);
-    }
-    return (usedSize + arrays) / 1048576;
-  } finally {
-    await cdp.detach().catch(() => undefined);
-  }
+  await printSummary(results, RUNS, KEEP_BODIES);
 }
 
 /**
@@ -487,7 +337,7 @@ async function exportAll(page: Page, frame: Frame, perfFile: string, rows: numbe
   if (profile) console.log(await profile());
   if (process.env.BENCH_PHASES) {
     const marks = readPerf(perfFile).filter((e) => e.event.startsWith('export') && e.at >= t0);
-    console.log(`  export: ${marks.map((e) => `${e.event} +${e.at - t0}`).join(', ')}`);
+    console.log(`  export (from the command, at ${t0} ms since the epoch): ${marks.map((e) => `${e.event} +${e.at - t0}`).join(', ')}`);
     const loops = readPerf(perfFile).filter((e) => e.event === 'loop' && e.at >= t0 && e.at <= shown!.at + 300 && (e.maxMs ?? 0) > 50);
     console.log(`  export loop blocks > 50 ms: ${loops.map((e) => `${e.maxMs}@+${e.at - t0}`).join(' ')}`);
   }
