@@ -3,7 +3,7 @@ import * as l10n from '@vscode/l10n';
 import { fetchDmarcRecords, requestLine } from './api';
 import { AccountStore } from './accounts/accountStore';
 import { PUBLIC_BASE_URL, registerAccountCommands } from './accounts/accountCommands';
-import { DiskCache } from './records/diskCache';
+import { DISK_CACHE_DEFAULT_MB, DiskCache } from './records/diskCache';
 import { RecordStore } from './records/recordStore';
 import { Busy } from './shared/busy';
 import { DmarcTreeProvider, VIEW_ID, type TreeSettings } from './tree/dmarcTree';
@@ -36,12 +36,14 @@ export interface DmarcExplorerApi {
   useResolver(r: PtrResolver | undefined): void;
 }
 
-function settings(): { tree: TreeSettings; timeoutMs: number } {
+function settings(): { tree: TreeSettings; timeoutMs: number; diskCacheBytes: number } {
   const c = vscode.workspace.getConfiguration('dmarc');
   const months = Math.min(Math.max(Math.floor(c.get<number>('tree.months', 13)), 1), 60);
   const monthChildren = c.get<string>('tree.monthChildren') === 'weeks' ? 'weeks' : 'days';
   const timeoutMs = Math.max(5, c.get<number>('requestTimeoutSeconds', 120)) * 1000;
-  return { tree: { months, monthChildren }, timeoutMs };
+  const diskMb = c.get<number>('diskCacheMegabytes', DISK_CACHE_DEFAULT_MB);
+  const diskCacheBytes = Number.isFinite(diskMb) ? Math.max(0, Math.floor(diskMb)) * 1048576 : DISK_CACHE_DEFAULT_MB * 1048576;
+  return { tree: { months, monthChildren }, timeoutMs, diskCacheBytes };
 }
 
 export function activate(context: vscode.ExtensionContext): DmarcExplorerApi | undefined {
@@ -64,6 +66,7 @@ export function activate(context: vscode.ExtensionContext): DmarcExplorerApi | u
   const lookup = withReportFiles(accounts, reportFiles);
   // Panels sending rows to their webviews are busy; the disk cache writes once they are not.
   const busy = new Busy();
+  const disk = new DiskCache(vscode.Uri.joinPath(context.globalStorageUri, 'records').fsPath, { log: (l) => log.debug(l), maxBytes: () => settings().diskCacheBytes });
   const store = new RecordStore({
     fetch: async (scope, start, end, signal, onRows) => {
       // Report files: the rows are already read (the library is the "server").
@@ -90,7 +93,7 @@ export function activate(context: vscode.ExtensionContext): DmarcExplorerApi | u
     },
     writeDelayMs: 3000,
     quiet: () => busy.quiet(),
-    disk: new DiskCache(vscode.Uri.joinPath(context.globalStorageUri, 'records').fsPath, { log: (l) => log.debug(l) }),
+    disk,
     log: (l) => log.debug(l),
     noDisk: (accountId) => accountId === REPORT_FILES_ID,
   });
@@ -144,6 +147,8 @@ export function activate(context: vscode.ExtensionContext): DmarcExplorerApi | u
     ...registerReportCommands(reportFiles, () => prompter, log),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('dmarc.tree')) tree.refresh();
+      // A lower limit applies at once (a higher one needs nothing).
+      if (e.affectsConfiguration('dmarc.diskCacheMegabytes')) disk.trim().catch((err: unknown) => log.debug(`disk cache trim failed: ${String(err)}`));
     }),
     ...registerAccountCommands({
       accounts,

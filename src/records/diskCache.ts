@@ -19,9 +19,14 @@
  * has the wrong version or ids, or holds fewer records than its header says (cut short) is a
  * miss and is deleted. Writes go to a temporary file renamed into place, so a reader never
  * sees half a file.
+ *
+ * Size: the files together stay under `maxBytes` (the `dmarc.diskCacheMegabytes` setting). After
+ * each write the least recently used files (by modification time; a read touches its file) are
+ * removed until the rest fit; a range larger than the whole limit is not written at all, and a
+ * limit of 0 keeps nothing on disk. A million rows take about 1 GB.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { type FileHandle, mkdir, open, readdir, rename, rm, unlink } from 'node:fs/promises';
+import { type FileHandle, mkdir, open, readdir, rename, rm, stat, unlink, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { rawOf, ShapeCache } from '../api/rawRow';
@@ -57,14 +62,25 @@ function h(...parts: string[]): string {
   return createHash('sha256').update(parts.join('\u0000')).digest('hex').slice(0, 16);
 }
 
+/** The default size limit of the disk cache: `dmarc.diskCacheMegabytes`'s default. */
+export const DISK_CACHE_DEFAULT_MB = 2048;
+
+export interface DiskCacheOptions {
+  log?: (line: string) => void;
+  /** The most the files may take together, in bytes, asked at each write (a setting may change). Default 2 GiB. */
+  maxBytes?: () => number;
+}
+
 export class DiskCache {
   /** The directory holding the cache files (a versioned subdirectory of the one given). */
   readonly dir: string;
   private readonly log: (line: string) => void;
+  private readonly maxBytes: () => number;
 
-  constructor(baseDir: string, opts: { log?: (line: string) => void } = {}) {
+  constructor(baseDir: string, opts: DiskCacheOptions = {}) {
     this.dir = join(baseDir, SUBDIR);
     this.log = opts.log ?? (() => undefined);
+    this.maxBytes = opts.maxBytes ?? (() => DISK_CACHE_DEFAULT_MB * 1048576);
   }
 
   /** The file name of one range; exposed for tests and diagnostics. */
@@ -99,14 +115,14 @@ export class DiskCache {
   /**
    * Stores a range, replacing any earlier copy, and removes the cached ranges strictly inside
    * it: they are older than this one and would otherwise be preferred for being narrower.
-   */
-  /**
    * `between` is awaited after each megabyte written (the store: until the views are quiet again);
    * when it says false the write is abandoned, its temporary file removed, nothing written.
    */
   async write(accountId: string, organizationId: string, start: Date | number, end: Date | number, result: FetchResult, fetchedAt: number, between?: () => Promise<boolean>): Promise<void> {
     const s = +start;
     const e = +end;
+    const limit = this.maxBytes();
+    if (!(limit > 0)) return;
     await mkdir(this.dir, { recursive: true });
     const name = this.fileName(accountId, organizationId, s, e);
     const final = join(this.dir, name);
@@ -124,37 +140,43 @@ export class DiskCache {
       rejected: result.rejected,
     };
     perfMark('diskWriteStart', { rows: result.records.length });
-    let abandoned = false;
+    let abandoned: string | undefined;
     try {
       const fh = await open(tmp, 'w');
       try {
-        await fh.write(`${JSON.stringify(header)}\n`);
+        // Bytes written so far (UTF-16 lengths: exact for ASCII, a lower bound otherwise).
+        let written = (await fh.write(`${JSON.stringify(header)}\n`)).bytesWritten;
         let chunk: string[] = [];
         let size = 0;
         for (const r of result.records) {
           const line = JSON.stringify(r.raw ? r : { ...r, raw: rawOf(r), shape: undefined });
           chunk.push(line);
-          size += line.length;
+          size += line.length + 1;
           if (size >= 1 << 20) {
-            await fh.write(`${chunk.join('\n')}\n`);
+            written += (await fh.write(`${chunk.join('\n')}\n`)).bytesWritten;
             chunk = [];
             size = 0;
+            if (written > limit) {
+              abandoned = `is larger than the disk cache's limit (${Math.round(limit / 1048576)} MB)`;
+              break;
+            }
             if (between && !(await between())) {
-              abandoned = true;
+              abandoned = 'was abandoned';
               break;
             }
           }
         }
-        if (!abandoned) {
-          if (chunk.length) await fh.write(`${chunk.join('\n')}\n`);
-          await fh.datasync();
+        if (!abandoned && chunk.length) {
+          written += (await fh.write(`${chunk.join('\n')}\n`)).bytesWritten;
+          if (written > limit) abandoned = `is larger than the disk cache's limit (${Math.round(limit / 1048576)} MB)`;
         }
+        if (!abandoned) await fh.datasync();
       } finally {
         await fh.close();
       }
       if (abandoned) {
         await unlink(tmp);
-        this.log(`disk cache: the write of ${result.records.length} rows was abandoned`);
+        this.log(`disk cache: the write of ${result.records.length} rows ${abandoned}`);
         return;
       }
       await rename(tmp, final);
@@ -165,6 +187,32 @@ export class DiskCache {
     }
     for (const f of await this.list(accountId, organizationId)) {
       if (f.name !== name && f.start >= s && f.end <= e) await this.remove(f.name);
+    }
+    await this.trim(name);
+  }
+
+  /**
+   * Removes the least recently used files until the rest fit under the limit (`keep`, the file just
+   * written, stays). Called after each write, and by the extension when the limit is lowered.
+   */
+  async trim(keep?: string): Promise<void> {
+    const limit = Math.max(0, this.maxBytes());
+    const files: { name: string; size: number; used: number }[] = [];
+    for (const name of await this.names()) {
+      if (!FILE_RE.test(name)) continue;
+      const st = await stat(join(this.dir, name)).catch(() => undefined);
+      if (st?.isFile()) files.push({ name, size: st.size, used: st.mtimeMs });
+    }
+    // The one kept first, then the most recently used.
+    files.sort((a, b) => Number(b.name === keep) - Number(a.name === keep) || b.used - a.used);
+    let total = 0;
+    for (const f of files) {
+      total += f.size;
+      if (total > limit && f.name !== keep) {
+        await this.remove(f.name);
+        this.log(`disk cache: removed ${f.name} (least recently used) to stay under ${Math.round(limit / 1048576)} MB`);
+        total -= f.size;
+      }
     }
   }
 
@@ -235,6 +283,9 @@ export class DiskCache {
       await this.remove(name);
       return undefined;
     }
+    // Used now: the last to go when the cache is trimmed.
+    const now = new Date();
+    await utimes(join(this.dir, name), now, now).catch(() => undefined);
     return { start: s, end: e, fetchedAt: header.fetchedAt, result: { records, warnings: header.warnings, rejected: header.rejected } };
   }
 }

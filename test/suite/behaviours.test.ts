@@ -11,6 +11,9 @@ import type { DmarcExplorerApi } from '../../src/extension';
 import type { Node, NodeOf } from '../../src/tree/nodes';
 import type { Account } from '../../src/accounts/accountStore';
 import { rawOf } from '../../src/api/rawRow';
+import { DiskCache } from '../../src/records/diskCache';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 
 /** Bidirectional controls (src/shared/bidi.ts). */
 const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
@@ -47,7 +50,7 @@ describe('behaviours: settings, several accounts, restore, reported rows, hostil
   });
   afterEach(async () => {
     server.setFaults({});
-    for (const key of ['tree.months', 'tree.monthChildren', 'requestTimeoutSeconds']) await config().update(key, undefined, vscode.ConfigurationTarget.Global);
+    for (const key of ['tree.months', 'tree.monthChildren', 'requestTimeoutSeconds', 'diskCacheMegabytes']) await config().update(key, undefined, vscode.ConfigurationTarget.Global);
   });
   after(async () => {
     for (const p of api.panels.all) p.panel.dispose();
@@ -141,6 +144,26 @@ describe('behaviours: settings, several accounts, restore, reported rows, hostil
     assert.ok(notices.some((n) => n.startsWith(`${data.rejected.count} malformed row(s) in the response were left out. First: #`)), notices.join(' | '));
     for (const w of data.warnings) assert.ok(notices.includes(w.message), w.message);
     opened.panel.dispose();
+  });
+
+  it('dmarc.diskCacheMegabytes reaches the disk cache: 0 keeps settled periods off disk, and lowering it to 0 removes what is there', async () => {
+    const org = a.organizations.find((o) => o.id === 'org-a1')!;
+    const scope = { accountId: a.id, baseUrl: a.baseUrl, apiKey: KEY_A, organizationId: org.id };
+    const base = join(api.context.globalStorageUri.fsPath, 'records');
+    const cache = new DiskCache(base);
+    const file = (d: { start: Date; end: Date }) => join(cache.dir, cache.fileName(a.id, org.id, +d.start, +d.end));
+    const off = dayBack(41);
+    await config().update('diskCacheMegabytes', 0, vscode.ConfigurationTarget.Global);
+    assert.ok((await api.store.get(scope, off.start, off.end, { refresh: true })).records.length > 0);
+    await api.store.flush();
+    assert.equal(existsSync(file(off)), false, 'not written with a limit of 0');
+    await config().update('diskCacheMegabytes', undefined, vscode.ConfigurationTarget.Global);
+    const on = dayBack(42);
+    await api.store.get(scope, on.start, on.end, { refresh: true });
+    await api.store.flush();
+    assert.equal(existsSync(file(on)), true, 'written under the default limit');
+    await config().update('diskCacheMegabytes', 0, vscode.ConfigurationTarget.Global);
+    await until(() => (existsSync(file(on)) ? undefined : true), 'the file removed when the limit went to 0');
   });
 
   it('hostile text in report fields stays text in tree items: labels as given (bidi controls as escapes), Markdown tooltips escaped', async () => {
