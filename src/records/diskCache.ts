@@ -144,7 +144,7 @@ export class DiskCache {
     try {
       const fh = await open(tmp, 'w');
       try {
-        // Bytes written so far (UTF-16 lengths: exact for ASCII, a lower bound otherwise).
+        // Bytes written so far: a range larger than the whole limit stops as soon as it is.
         let written = (await fh.write(`${JSON.stringify(header)}\n`)).bytesWritten;
         let chunk: string[] = [];
         let size = 0;
