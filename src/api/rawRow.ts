@@ -108,53 +108,6 @@ export class ShapeCache {
     for (let i = 0; i < dkims.length; i++) if (!hasKeys(dkims[i]!, dkimKeys)) return false;
     return true;
   }
-
-  /**
-   * `record` without its parsed object when that holds the record's own values and nothing else
-   * (records read back from the disk cache carry both); otherwise `record` as it is.
-   */
-  compact(record: DmarcRecord): DmarcRecord {
-    const raw = record.raw;
-    if (!raw) return record;
-    record.shape = undefined; // (none is stored: any there is not ours)
-    const fields = record as unknown as Record<string, unknown>;
-    for (const k in raw) {
-      if (!WIRE_FIELDS.has(k)) return record;
-      const v = raw[k];
-      if (k === 'rdns') {
-        if (!sameStrings(v, record.rdns)) return record;
-      } else if (k === 'from') {
-        if (v !== record.visibleFrom) return record;
-      } else if (k === 'dkims') {
-        if (!sameSignatures(v, record.dkims)) return record;
-      } else if (v !== fields[k]) {
-        return record;
-      }
-    }
-    // Optional fields the row lacks are undefined in the record; required ones it lacks: keep it.
-    for (const k of WIRE_FIELDS) if (k !== 'from' && !Object.hasOwn(raw, k) && fields[k] !== undefined) return record;
-    const shape = this.of(raw, raw.dkims as object[]);
-    if (!shape) return record;
-    record.raw = undefined;
-    record.shape = shape;
-    return record;
-  }
-}
-
-function sameStrings(v: unknown, list: readonly string[]): boolean {
-  return Array.isArray(v) && v.length === list.length && v.every((s, i) => s === list[i]);
-}
-
-function sameSignatures(v: unknown, list: readonly DkimEntry[]): boolean {
-  if (!Array.isArray(v) || v.length !== list.length) return false;
-  for (let i = 0; i < v.length; i++) {
-    const d: unknown = v[i];
-    const e = list[i]!;
-    if (typeof d !== 'object' || d === null) return false;
-    const o = d as Record<string, unknown>;
-    if (o.selector !== e.selector || o.domain !== e.domain || o.result !== e.result) return false;
-  }
-  return true;
 }
 
 /** The row's rDNS names in an array of the record's own (see the header). */

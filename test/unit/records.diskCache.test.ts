@@ -1,9 +1,10 @@
 // The on-disk records cache (src/records/diskCache.ts) on its own: what it reads back, which
 // damaged files it refuses (and removes, saying why), and which cached range it picks.
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { rawOf } from '../../src/api/rawRow';
 import { normaliseRow } from '../../src/api/schema';
 import type { DmarcRecord, FetchResult } from '../../src/api/types';
 import { DiskCache } from '../../src/records/diskCache';
@@ -48,6 +49,8 @@ describe('records: the disk cache on its own', () => {
     assert.deepEqual(asStored(got), asStored({ start: 0, end: 100, fetchedAt: 1234, result }));
     // Rows of documented fields only come back holding their shape, not the parsed row (src/api/rawRow.ts).
     assert.ok(got!.result.records.every((r) => r.raw === undefined && r.shape !== undefined));
+    // Each line after the header is a row as the API sent it, nothing more.
+    assert.deepEqual(readFileSync(file(0, 100), 'utf8').split('\n').slice(1, -1), rows.map((r) => JSON.stringify(rawOf(r))));
     writeFileSync(file(0, 100), readFileSync(file(0, 100), 'utf8').replace('\n', '\n\n') + '\n\n');
     assert.equal((await cache.read('acc', 'org', 0, 100))?.result.records.length, 3);
     assert.equal(await cache.read('acc', 'org', 0, 101), undefined, 'another range');
@@ -81,19 +84,42 @@ describe('records: the disk cache on its own', () => {
     });
   }
 
-  it('refuses a file with a damaged record line, naming the line; and an empty file', async () => {
-    for (const [field, value] of [['dateMs', '1'], ['emails', '1'], ['source', 1], ['ipAddress', 1], ['date', 1], ['rdns', 'x'], ['dkims', {}], ['raw', []]] as const) {
+  it('refuses a file with a row the client would not take, naming the line; and an empty file', async () => {
+    const damaged: [string, (row: Record<string, unknown>) => unknown][] = [
+      ['emails a string', (r) => ({ ...r, emails: '1' })],
+      ['emails negative', (r) => ({ ...r, emails: -1 })],
+      ['source a number', (r) => ({ ...r, source: 1 })],
+      ['ipAddress missing', ({ ipAddress: _, ...r }) => r],
+      ['date not a date', (r) => ({ ...r, date: 'yesterday' })],
+      ['rdns a number', (r) => ({ ...r, rdns: 5 })],
+      ['dkims an object', (r) => ({ ...r, dkims: {} })],
+      ['a signature without a domain', (r) => ({ ...r, dkims: [{ selector: 's', result: 'pass' }] })],
+      ['a list', () => [1, 2]],
+      ['null', () => null],
+      ['a string', () => 'row'],
+    ];
+    for (const [what, edit] of damaged) {
       await cache.write('acc', 'org', 0, 100, result, 1234);
-      damage(0, 100, (_h, lines) => void (lines[1] = JSON.stringify({ ...JSON.parse(lines[1]!), [field]: value })));
+      damage(0, 100, (_h, lines) => void (lines[1] = JSON.stringify(edit(JSON.parse(lines[1]!) as Record<string, unknown>))));
       logs.length = 0;
-      assert.equal(await cache.read('acc', 'org', 0, 100), undefined, field);
-      assert.deepEqual(logs, [`disk cache: discarding unreadable ${cache.fileName('acc', 'org', 0, 100)}: bad record at line 3`], field);
+      assert.equal(await cache.read('acc', 'org', 0, 100), undefined, what);
+      assert.deepEqual(logs, [`disk cache: discarding unreadable ${cache.fileName('acc', 'org', 0, 100)}: bad record at line 3`], what);
     }
     await cache.write('acc', 'org', 0, 100, result, 1234);
     writeFileSync(file(0, 100), '');
     logs.length = 0;
     assert.equal(await cache.read('acc', 'org', 0, 100), undefined);
     assert.deepEqual(logs, [`disk cache: discarding unreadable ${cache.fileName('acc', 'org', 0, 100)}: empty file`]);
+  });
+
+  it('its first write removes the files of the earlier format (version 1: each record stored twice)', async () => {
+    const legacy = join(base, 'records-v1');
+    mkdirSync(legacy);
+    writeFileSync(join(legacy, cache.fileName('acc', 'org', 0, 100)), '{"format":"dmarc-explorer/records","version":1}\n');
+    assert.equal(await cache.read('acc', 'org', 0, 100), undefined, 'never read');
+    await cache.write('acc', 'org', 0, 100, result, 1234);
+    assert.equal(existsSync(legacy), false);
+    assert.deepEqual(readdirSync(base), ['records-v2']);
   });
 
   it('finds the narrowest readable cached range containing the one asked for', async () => {

@@ -17,7 +17,7 @@ describe('records: RecordStore + DiskCache', () => {
   const newStore = () => track(new RecordStore({ fetch: api.fetch, disk: new DiskCache(dir), now: () => now }));
   const files = () => {
     try {
-      return readdirSync(join(dir, 'records-v1'));
+      return readdirSync(join(dir, 'records-v2'));
     } catch {
       return [];
     }
@@ -128,8 +128,9 @@ describe('records: RecordStore + DiskCache', () => {
   for (const [what, damage] of [
     ['garbage', () => 'not json at all\n{'],
     ['cut short', (text: string) => text.split('\n').slice(0, 20).join('\n') + '\n'],
-    ['a damaged record line', (text: string) => text.replace(/"dateMs":\d+/, '"dateMs":"x"')],
-    ['another format version', (text: string) => text.replace('"version":1', '"version":99')],
+    ['a damaged record line', (text: string) => text.replace(/"emails":\d+/, '"emails":"x"')],
+    ['another format version', (text: string) => text.replace('"version":2', '"version":99')],
+    ['the earlier format version', (text: string) => text.replace('"version":2', '"version":1')],
     ['empty', () => ''],
   ] as [string, (text: string) => string][]) {
     it(`a disk file that is ${what} is a miss, deleted, then rewritten`, async () => {
@@ -137,7 +138,7 @@ describe('records: RecordStore + DiskCache', () => {
       const first = await s1.get(scope, oct.start, oct.end);
       await s1.flush();
       const [name] = files();
-      const path = join(dir, 'records-v1', name!);
+      const path = join(dir, 'records-v2', name!);
       writeFileSync(path, damage(readFileSync(path, 'utf8')));
       const logs: string[] = [];
       const s2 = track(new RecordStore({ fetch: api.fetch, disk: new DiskCache(dir, { log: (l) => logs.push(l) }), now: () => now }));
@@ -160,7 +161,7 @@ describe('records: RecordStore + DiskCache', () => {
     assert.equal(files().length, 2);
     for (const name of files()) {
       assert.ok(!name.includes(API_KEY));
-      assert.ok(!readFileSync(join(dir, 'records-v1', name), 'utf8').includes(API_KEY));
+      assert.ok(!readFileSync(join(dir, 'records-v2', name), 'utf8').includes(API_KEY));
     }
     assert.ok(!files().some((n) => n.includes('.tmp')));
   });
@@ -196,7 +197,7 @@ describe('records: RecordStore + DiskCache', () => {
 
   it('a write that fails is logged, not thrown, and the data is still served', async () => {
     // A file where the cache directory should be makes every write fail.
-    writeFileSync(join(dir, 'records-v1'), 'in the way');
+    writeFileSync(join(dir, 'records-v2'), 'in the way');
     const logs: string[] = [];
     const s = track(new RecordStore({ fetch: api.fetch, disk: new DiskCache(dir), now: () => now, log: (l) => logs.push(l) }));
     const got = await s.get(scope, oct.start, oct.end);

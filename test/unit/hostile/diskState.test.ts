@@ -58,8 +58,9 @@ function damages(): [string, (text: string) => string | Buffer][] {
     ['empty', () => ''],
     ['binary junk', () => Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919) % 256))],
     ['version 0', (t) => header(t, (h) => (h.version = 0))],
-    ['version 2', (t) => header(t, (h) => (h.version = 2))],
-    ['version "1"', (t) => header(t, (h) => (h.version = '1'))],
+    ['version 3', (t) => header(t, (h) => (h.version = 3))],
+    ['version 1 (the earlier format)', (t) => header(t, (h) => (h.version = 1))],
+    ['version "2"', (t) => header(t, (h) => (h.version = '2'))],
     ['another format', (t) => header(t, (h) => (h.format = 'something/else'))],
     ['another account in the header', (t) => header(t, (h) => (h.accountId = 'acc-other'))],
     ['count one more', (t) => header(t, (h) => (h.count = Number(h.count) + 1))],
@@ -68,9 +69,11 @@ function damages(): [string, (text: string) => string | Buffer][] {
     ['header __proto__', (t) => `{"__proto__":{"polluted":1},${t.slice(1)}`],
     ['header only', (t) => t.split('\n')[0]!],
     ['a record null', (t) => record(t, (r) => Object.keys(r).forEach((k) => delete r[k]))],
-    ['a record with dateMs a string', (t) => record(t, (r) => (r.dateMs = '1'))],
-    ['a record with rdns a string', (t) => record(t, (r) => (r.rdns = 'x'))],
-    ['a record without raw', (t) => record(t, (r) => delete r.raw)],
+    ['a row with a date that is not one', (t) => record(t, (r) => (r.date = '1'))],
+    ['a row with rdns a number', (t) => record(t, (r) => (r.rdns = 5))],
+    ['a row with emails a string', (t) => record(t, (r) => (r.emails = '3'))],
+    ['a row with emails negative', (t) => record(t, (r) => (r.emails = -3))],
+    ['a row without an ipAddress', (t) => record(t, (r) => delete r.ipAddress)],
     ['a DKIM entry null', (t) => record(t, (r) => (r.dkims = [null]))],
     ['a DKIM entry without a domain', (t) => record(t, (r) => (r.dkims = [{ selector: 's', result: 'pass' }]))],
     ['an rdns name a number', (t) => record(t, (r) => (r.rdns = [5]))],
@@ -124,8 +127,8 @@ describe('hostile: stored state, disk cache', function () {
     const { s } = store();
     await s.get(scope, start, end);
     await s.flush();
-    const [name] = readdirSync(join(dir, 'records-v1'));
-    return join(dir, 'records-v1', name!);
+    const [name] = readdirSync(join(dir, 'records-v2'));
+    return join(dir, 'records-v2', name!);
   }
 
   it('each damaged cache file: the range exactly as cached, or a silent refetch; never a crash, never other rows', async () => {
