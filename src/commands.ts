@@ -21,6 +21,7 @@ export const Commands = {
   openInExplorer: 'dmarc.openInDmarcExplorer',
   removeReportLocation: 'dmarc.removeReportLocation',
   reloadReportFiles: 'dmarc.reloadReportFiles',
+  clearDiskCache: 'dmarc.clearDiskCache',
 } as const;
 
 /** Context keys set by the extension, read by `when` clauses in package.json. */

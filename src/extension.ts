@@ -165,6 +165,17 @@ export function activate(context: vscode.ExtensionContext): DmarcExplorerApi | u
       vscode.window.setStatusBarMessage(`$(check) ${report}`, 8000);
       return report;
     }),
+    vscode.commands.registerCommand(Commands.clearDiskCache, async () => {
+      const { files, bytes } = await disk.usage();
+      if (files === 0) {
+        void prompter.notify('info', vscode.l10n.t('The disk cache is empty: nothing to clear.'));
+        return { files, bytes };
+      }
+      await disk.clear();
+      log.info(`disk cache cleared: ${files} file(s), ${bytes} bytes`);
+      void prompter.notify('info', vscode.l10n.t('Removed {0} cached period(s) ({1} MB) from disk. Periods open now stay in memory; the others are fetched again when next opened.', files, (bytes / 1048576).toFixed(1)));
+      return { files, bytes };
+    }),
     vscode.commands.registerCommand(Commands.refreshItem, (node?: Node) => node && tree.refreshBucket(node)),
     vscode.commands.registerCommand(Commands.retry, (node?: Node) => node && tree.refreshBucket(node)),
     vscode.commands.registerCommand(Commands.copyIpAddress, (node?: Node) => node?.kind === 'ip' && tree.copyIpAddress(node)),

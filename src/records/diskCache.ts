@@ -226,6 +226,20 @@ export class DiskCache {
     }
   }
 
+  /** How many cached files there are and the bytes they take (for Clear Disk Cache). */
+  async usage(): Promise<{ files: number; bytes: number }> {
+    let files = 0;
+    let bytes = 0;
+    for (const name of await this.names()) {
+      if (!FILE_RE.test(name)) continue;
+      const st = await stat(join(this.dir, name)).catch(() => undefined);
+      if (!st?.isFile()) continue;
+      files++;
+      bytes += st.size;
+    }
+    return { files, bytes };
+  }
+
   /** Removes the cached files of one organization, one account, or (no argument) all of them. */
   async clear(accountId?: string, organizationId?: string): Promise<void> {
     if (accountId === undefined) {

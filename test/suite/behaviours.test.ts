@@ -166,6 +166,24 @@ describe('behaviours: settings, several accounts, restore, reported rows, hostil
     await until(() => (existsSync(file(on)) ? undefined : true), 'the file removed when the limit went to 0');
   });
 
+  it('Clear Disk Cache removes every cached period from disk and says how much; then says there is nothing to clear', async () => {
+    const org = a.organizations.find((o) => o.id === 'org-a1')!;
+    const day = dayBack(43);
+    await api.store.get({ accountId: a.id, baseUrl: a.baseUrl, apiKey: KEY_A, organizationId: org.id }, day.start, day.end, { refresh: true });
+    await api.store.flush();
+    const cache = new DiskCache(join(api.context.globalStorageUri.fsPath, 'records'));
+    const before = await cache.usage();
+    assert.ok(before.files >= 1 && before.bytes > 0);
+    const first = await runScripted(api, Commands.clearDiskCache, [undefined]);
+    assert.deepEqual(first.asked.map((q) => q.kind), ['notify:info']);
+    assert.equal(first.asked[0]!.title, `Removed ${before.files} cached period(s) (${(before.bytes / 1048576).toFixed(1)} MB) from disk. Periods open now stay in memory; the others are fetched again when next opened.`);
+    assert.deepEqual(await cache.usage(), { files: 0, bytes: 0 });
+    // What is in memory is still served from there.
+    assert.equal((await api.store.get({ accountId: a.id, baseUrl: a.baseUrl, apiKey: KEY_A, organizationId: org.id }, day.start, day.end)).fromCache, 'memory');
+    const second = await runScripted(api, Commands.clearDiskCache, [undefined]);
+    assert.deepEqual(second.asked.map((q) => [q.kind, q.title]), [['notify:info', 'The disk cache is empty: nothing to clear.']]);
+  });
+
   it('hostile text in report fields stays text in tree items: labels as given (bidi controls as escapes), Markdown tooltips escaped', async () => {
     server.setFaults({ hostileStrings: true });
     const day = dayBack(31);

@@ -106,5 +106,6 @@ describe('records: the disk cache keeps under its size limit', () => {
     limit = size(0) + 100;
     await cache.write('acc', 'org', 100, 110, result(3), 1);
     assert.deepEqual(left(), [name(100), 'notes.txt'].sort());
+    assert.deepEqual(await cache.usage(), { files: 1, bytes: size(100) }, 'Clear Disk Cache counts its own files only');
   });
 });
