@@ -151,6 +151,7 @@ export class DiskCache {
     };
     perfMark('diskWriteStart', { rows: result.records.length });
     let abandoned: string | undefined;
+    let tooLarge = false;
     try {
       const fh = await open(tmp, 'w');
       try {
@@ -167,6 +168,7 @@ export class DiskCache {
             chunk = [];
             size = 0;
             if (written > limit) {
+              tooLarge = true;
               abandoned = `is larger than the disk cache's limit (${Math.round(limit / 1048576)} MB)`;
               break;
             }
@@ -178,7 +180,8 @@ export class DiskCache {
         }
         if (!abandoned && chunk.length) {
           written += (await fh.write(`${chunk.join('\n')}\n`)).bytesWritten;
-          if (written > limit) abandoned = `is larger than the disk cache's limit (${Math.round(limit / 1048576)} MB)`;
+          tooLarge = written > limit;
+          if (tooLarge) abandoned = `is larger than the disk cache's limit (${Math.round(limit / 1048576)} MB)`;
         }
         if (!abandoned) await fh.datasync();
       } finally {
@@ -187,6 +190,8 @@ export class DiskCache {
       if (abandoned) {
         await unlink(tmp);
         this.log(`disk cache: the write of ${result.records.length} rows ${abandoned}`);
+        // An earlier copy of this range is older than what was not written: not to be served.
+        if (tooLarge) await this.remove(name);
         return;
       }
       await rename(tmp, final);

@@ -93,6 +93,10 @@ describe('records: the disk cache keeps under its size limit', () => {
     assert.match(logs[0]!, /^disk cache: the write of 20 rows is larger than the disk cache's limit \(0 MB\)$/);
     assert.match(logs[1]!, /^disk cache: the write of 3000 rows is larger than the disk cache's limit \(1 MB\)$/);
     assert.equal((await cache.read('acc', 'org', 0, 10))?.result.records.length, 3);
+    // The same range again, now too large: its earlier copy is older than what was not written, and goes too.
+    limit = size(0) + 1;
+    await cache.write('acc', 'org', 0, 10, result(20), 1);
+    assert.deepEqual(left(), []);
   });
 
   it('a limit of 0 keeps nothing on disk (no directory made); files that are not its own are never counted or removed', async () => {
