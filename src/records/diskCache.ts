@@ -79,7 +79,7 @@ export class DiskCache {
   readonly dir: string;
   private readonly log: (line: string) => void;
   private readonly maxBytes: () => number;
-  /** The directory of the earlier format, removed at the first write. */
+  /** The directory of the earlier format, removed at the first write or clear. */
   private legacy: string | undefined;
 
   constructor(baseDir: string, opts: DiskCacheOptions = {}) {
@@ -127,12 +127,9 @@ export class DiskCache {
   async write(accountId: string, organizationId: string, start: Date | number, end: Date | number, result: FetchResult, fetchedAt: number, between?: () => Promise<boolean>): Promise<void> {
     const s = +start;
     const e = +end;
+    await this.dropLegacy();
     const limit = this.maxBytes();
     if (!(limit > 0)) return;
-    if (this.legacy) {
-      await rm(this.legacy, { recursive: true, force: true }).catch(() => undefined);
-      this.legacy = undefined;
-    }
     await mkdir(this.dir, { recursive: true });
     const name = this.fileName(accountId, organizationId, s, e);
     const final = join(this.dir, name);
@@ -152,6 +149,7 @@ export class DiskCache {
     perfMark('diskWriteStart', { rows: result.records.length });
     let abandoned: string | undefined;
     let tooLarge = false;
+    const overLimit = `is larger than the disk cache's limit (${Math.round(limit / 1048576)} MB)`;
     try {
       const fh = await open(tmp, 'w');
       try {
@@ -169,7 +167,7 @@ export class DiskCache {
             size = 0;
             if (written > limit) {
               tooLarge = true;
-              abandoned = `is larger than the disk cache's limit (${Math.round(limit / 1048576)} MB)`;
+              abandoned = overLimit;
               break;
             }
             if (between && !(await between())) {
@@ -181,7 +179,7 @@ export class DiskCache {
         if (!abandoned && chunk.length) {
           written += (await fh.write(`${chunk.join('\n')}\n`)).bytesWritten;
           tooLarge = written > limit;
-          if (tooLarge) abandoned = `is larger than the disk cache's limit (${Math.round(limit / 1048576)} MB)`;
+          if (tooLarge) abandoned = overLimit;
         }
         if (!abandoned) await fh.datasync();
       } finally {
@@ -212,14 +210,8 @@ export class DiskCache {
    */
   async trim(keep?: string): Promise<void> {
     const limit = Math.max(0, this.maxBytes());
-    const files: { name: string; size: number; used: number }[] = [];
-    for (const name of await this.names()) {
-      if (!FILE_RE.test(name)) continue;
-      const st = await stat(join(this.dir, name)).catch(() => undefined);
-      if (st?.isFile()) files.push({ name, size: st.size, used: st.mtimeMs });
-    }
     // The one kept first, then the most recently used.
-    files.sort((a, b) => Number(b.name === keep) - Number(a.name === keep) || b.used - a.used);
+    const files = (await this.files()).sort((a, b) => Number(b.name === keep) - Number(a.name === keep) || b.used - a.used);
     let total = 0;
     for (const f of files) {
       total += f.size;
@@ -233,21 +225,33 @@ export class DiskCache {
 
   /** How many cached files there are and the bytes they take (for Clear Disk Cache). */
   async usage(): Promise<{ files: number; bytes: number }> {
-    let files = 0;
-    let bytes = 0;
+    const files = await this.files();
+    return { files: files.length, bytes: files.reduce((n, f) => n + f.size, 0) };
+  }
+
+  /** The cache's own files (any other name in the directory is not counted), their sizes and last use. */
+  private async files(): Promise<{ name: string; size: number; used: number }[]> {
+    const out: { name: string; size: number; used: number }[] = [];
     for (const name of await this.names()) {
       if (!FILE_RE.test(name)) continue;
       const st = await stat(join(this.dir, name)).catch(() => undefined);
-      if (!st?.isFile()) continue;
-      files++;
-      bytes += st.size;
+      if (st?.isFile()) out.push({ name, size: st.size, used: st.mtimeMs });
     }
-    return { files, bytes };
+    return out;
+  }
+
+  /** The earlier format's directory: never read, removed at the first write or clear. */
+  private async dropLegacy(): Promise<void> {
+    if (!this.legacy) return;
+    const legacy = this.legacy;
+    this.legacy = undefined;
+    await rm(legacy, { recursive: true, force: true }).catch(() => undefined);
   }
 
   /** Removes the cached files of one organization, one account, or (no argument) all of them. */
   async clear(accountId?: string, organizationId?: string): Promise<void> {
     if (accountId === undefined) {
+      await this.dropLegacy();
       await rm(this.dir, { recursive: true, force: true });
       return;
     }

@@ -120,6 +120,14 @@ describe('records: the disk cache on its own', () => {
     await cache.write('acc', 'org', 0, 100, result, 1234);
     assert.equal(existsSync(legacy), false);
     assert.deepEqual(readdirSync(base), ['records-v2']);
+    // Also with a limit of 0 (nothing written), and by Clear Disk Cache.
+    for (const how of ['a write under a limit of 0', 'clear'] as const) {
+      mkdirSync(legacy);
+      const other = new DiskCache(base, { maxBytes: () => 0 });
+      if (how === 'clear') await other.clear();
+      else await other.write('acc', 'org', 0, 100, result, 1234);
+      assert.equal(existsSync(legacy), false, how);
+    }
   });
 
   it('finds the narrowest readable cached range containing the one asked for', async () => {
