@@ -41,6 +41,16 @@ export const DISK_VERSION = 2;
 const SUBDIR = `records-v${DISK_VERSION}`;
 const FILE_RE = /^([0-9a-f]{16})-([0-9a-f]{16})-(\d+)-(\d+)\.ndjson$/;
 
+/**
+ * Rows of a file as they are read, a batch at a time from offset 0 (a file found damaged later is
+ * still a miss: what was handed on is then superseded, as a fetch's retry supersedes its first
+ * rows). A promise returned holds the reading.
+ */
+export type StoredRowsListener = (records: DmarcRecord[], offset: number) => unknown;
+
+/** Rows handed to a StoredRowsListener at a time. */
+const READ_BATCH = 2000;
+
 export interface StoredRange {
   start: number;
   end: number;
@@ -95,24 +105,24 @@ export class DiskCache {
   }
 
   /** Exactly this range, or undefined. */
-  async read(accountId: string, organizationId: string, start: Date | number, end: Date | number): Promise<StoredRange | undefined> {
+  async read(accountId: string, organizationId: string, start: Date | number, end: Date | number, onRows?: StoredRowsListener): Promise<StoredRange | undefined> {
     const s = +start;
     const e = +end;
-    return this.readFile(this.fileName(accountId, organizationId, s, e), accountId, organizationId, s, e);
+    return this.readFile(this.fileName(accountId, organizationId, s, e), accountId, organizationId, s, e, onRows);
   }
 
   /**
    * A cached range containing [start, end]: the exact one if present, else the narrowest (the
    * least to read). Undefined when none is cached or readable.
    */
-  async findCovering(accountId: string, organizationId: string, start: Date | number, end: Date | number): Promise<StoredRange | undefined> {
+  async findCovering(accountId: string, organizationId: string, start: Date | number, end: Date | number, onRows?: StoredRowsListener): Promise<StoredRange | undefined> {
     const s = +start;
     const e = +end;
     const candidates = (await this.list(accountId, organizationId))
       .filter((f) => f.start <= s && f.end >= e)
       .sort((a, b) => a.end - a.start - (b.end - b.start));
     for (const f of candidates) {
-      const got = await this.readFile(f.name, accountId, organizationId, f.start, f.end);
+      const got = await this.readFile(f.name, accountId, organizationId, f.start, f.end, onRows);
       if (got) return got;
     }
     return undefined;
@@ -284,7 +294,7 @@ export class DiskCache {
     await unlink(join(this.dir, name)).catch(() => undefined);
   }
 
-  private async readFile(name: string, accountId: string, organizationId: string, s: number, e: number): Promise<StoredRange | undefined> {
+  private async readFile(name: string, accountId: string, organizationId: string, s: number, e: number, onRows?: StoredRowsListener): Promise<StoredRange | undefined> {
     let fh: FileHandle;
     try {
       fh = await open(join(this.dir, name), 'r');
@@ -298,6 +308,14 @@ export class DiskCache {
     const records: DmarcRecord[] = [];
     // As a response's rows: common values shared, rows of documented fields held by their shape.
     const pool = new StringPool();
+    let given = 0; // rows handed to onRows
+    const hand = async (batch: DmarcRecord[], offset: number): Promise<void> => {
+      try {
+        await onRows!(batch, offset);
+      } catch (err) {
+        this.log(`disk cache: a listener of the rows read failed: ${String(err)}`); // not the file's fault
+      }
+    };
     try {
       for await (const line of lines) {
         if (header === undefined) {
@@ -313,8 +331,14 @@ export class DiskCache {
           r = z.record;
         }
         records.push(r);
+        if (onRows && records.length - given >= READ_BATCH) {
+          const batch = records.slice(given);
+          given = records.length;
+          await hand(batch, given - batch.length);
+        }
       }
       if (!header) throw new Error('empty file');
+      if (onRows && records.length > given && records.length === header.count) await hand(records.slice(given), given);
       if (records.length !== header.count) throw new Error(`expected ${header.count} records, found ${records.length}`);
     } catch (err) {
       stream.destroy();

@@ -86,11 +86,11 @@ export interface GetOptions {
   refresh?: boolean;
   signal?: AbortSignal;
   /**
-   * Rows of the fetch serving this call as they arrive, in arrival order (rows outside the
-   * flight's range included: filter them), those that arrived before this call joined first; a
-   * promise returned holds the reading (RowsListener). Not called when memory or disk serve the
-   * range. When `get` resolves, its records are the same rows (sorted, inside the range); when it
-   * rejects, the rows handed out were incomplete and nothing of them was kept.
+   * Rows of the fetch or disk read serving this call as they arrive, in arrival order (rows outside
+   * the range included: filter them), those that arrived before this call joined first; a promise
+   * returned holds the reading (RowsListener); offset 0 again starts over. Not called when memory
+   * serves the range. When `get` resolves, its records are the same rows (sorted, inside the
+   * range); when it rejects, the rows handed out were incomplete and nothing of them was kept.
    */
   onRows?: RowsListener;
   /**
@@ -281,10 +281,28 @@ export class RecordStore {
   private startFlight(scope: RecordScope, state: ScopeState, s: number, e: number, refresh: boolean): Flight {
     const disk = this.disk && !this.noDisk(scope.accountId) && isClosed(e, this.now(), this.settleDays) ? this.disk : undefined;
     const controller = new AbortController();
+    // Rows as they arrive (disk or network) to the listeners, kept for late joiners; memory bound kept.
+    const onRows = (records: DmarcRecord[], offset: number): Promise<unknown> | undefined => {
+      if (offset === 0) flight.streamed = [];
+      flight.streamed.push(records);
+      const arrived = offset + records.length;
+      if (arrived > this.maxRecords / 2) this.fit(arrived);
+      let holds: unknown[] | undefined; // the reading waits for each listener that asks it to
+      for (const l of [...flight.listeners]) {
+        try {
+          const asked = l(records, offset);
+          if (asked instanceof Promise) (holds ??= []).push(asked);
+        } catch (err) {
+          this.log(`a listener of streamed rows failed: ${String(err)}`);
+        }
+      }
+      return holds && Promise.all(holds);
+    };
     const run = async (): Promise<{ entry: Entry; source: 'disk' | 'network' }> => {
       if (disk && !refresh) {
         await this.clearing;
-        const stored = await disk.findCovering(scope.accountId, scope.organizationId, s, e).catch((err: unknown) => {
+        // Rows handed on as they are read (a file found damaged later: the fetch starts over at 0).
+        const stored = await disk.findCovering(scope.accountId, scope.organizationId, s, e, onRows).catch((err: unknown) => {
           this.log(`disk cache read failed: ${String(err)}`);
           return undefined;
         });
@@ -294,23 +312,7 @@ export class RecordStore {
           return { entry, source: 'disk' };
         }
       }
-      let arrived = 0;
-      const result = await this.fetcher(scope, new Date(s), new Date(e), controller.signal, (records, offset) => {
-        if (offset === 0) flight.streamed = [];
-        flight.streamed.push(records);
-        arrived = offset + records.length;
-        if (arrived > this.maxRecords / 2) this.fit(arrived);
-        let holds: unknown[] | undefined; // the fetch waits for each listener that asks it to
-        for (const l of [...flight.listeners]) {
-          try {
-            const asked = l(records, offset);
-            if (asked instanceof Promise) (holds ??= []).push(asked);
-          } catch (err) {
-            this.log(`a listener of streamed rows failed: ${String(err)}`);
-          }
-        }
-        return holds && Promise.all(holds);
-      });
+      const result = await this.fetcher(scope, new Date(s), new Date(e), controller.signal, onRows);
       flight.streamed = [];
       flight.completed = result;
       const handing: unknown[] = [];
