@@ -301,6 +301,7 @@ export class DiskCache {
     } catch {
       return undefined;
     }
+    perfMark('diskReadStart');
     // Closes the handle when it ends or is destroyed.
     const stream = fh.createReadStream({ encoding: 'utf8' });
     const lines = createInterface({ input: stream, crlfDelay: Infinity });
@@ -346,6 +347,7 @@ export class DiskCache {
       await this.remove(name);
       return undefined;
     }
+    perfMark('diskRead', { rows: records.length });
     // Used now: the last to go when the cache is trimmed.
     const now = new Date();
     await utimes(join(this.dir, name), now, now).catch(() => undefined);
