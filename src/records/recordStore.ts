@@ -283,10 +283,8 @@ export class RecordStore {
     const controller = new AbortController();
     // Rows as they arrive (disk or network) to the listeners, kept for late joiners; memory bound kept.
     const onRows = (records: DmarcRecord[], offset: number): Promise<unknown> | undefined => {
-      if (offset === 0) flight.streamed = [];
-      flight.streamed.push(records);
-      const arrived = offset + records.length;
-      if (arrived > this.maxRecords / 2) this.fit(arrived);
+      (offset === 0 ? (flight.streamed = []) : flight.streamed).push(records);
+      if (offset + records.length > this.maxRecords / 2) this.fit(offset + records.length);
       let holds: unknown[] | undefined; // the reading waits for each listener that asks it to
       for (const l of [...flight.listeners]) {
         try {
