@@ -121,23 +121,11 @@ async function main(): Promise<void> {
       if (KEEP_BODIES) await renderBefore(server.url, startDay, endDay);
       const keptBefore = server.keptSent();
       const since = Date.now();
-      await runCommand(page, 'DMARC: Fetch Records for Date Range…');
-      // One organization: Fetch Records goes straight to the range.
-      await choose(page, 'Custom range…');
-      await answer(page, startDay.toISOString().slice(0, 10));
-      await answer(page, endDay.toISOString().slice(0, 10));
-      const frame = await findWebviewFrame(page, '[data-testid="records-panel"]', 120_000);
+      const frame = await openRange(page, startDay, endDay);
       const wvProfile = process.env.BENCH_WVPROFILE ? await startFrameProfile(page, frame) : undefined;
       // BENCH_TRACE=<file>: a Chromium trace of the browser while the rows load (chrome://tracing, Perfetto).
       if (process.env.BENCH_TRACE && run === 0) await browser.startTracing(page, { path: process.env.BENCH_TRACE, categories: ['devtools.timeline', 'toplevel', 'v8', 'blink', 'ipc', 'disabled-by-default-devtools.timeline'] });
-      // Polled every 250 ms, not every frame (Playwright's default): the page stamps both times
-      // itself, and a predicate run in each animation frame kept the webview, the window and the
-      // compositor producing frames for the whole load, on the cores the host needs.
-      await frame.waitForFunction(() => {
-        const p = (window as unknown as { __dmarcPerf?: { firstPaintAt?: number; loadedAt?: number } }).__dmarcPerf;
-        return p?.firstPaintAt && p?.loadedAt;
-      }, undefined, { timeout: 120_000, polling: 250 });
-      const perf = await frame.evaluate(() => (window as unknown as { __dmarcPerf: Record<string, number> }).__dmarcPerf);
+      const perf = await loaded(frame);
       if (process.env.BENCH_TRACE && run === 0) await browser.stopTracing();
       if (wvProfile) console.log(await wvProfile());
       const rows = Number((await frame.locator('[data-testid="summary-rows"]').innerText()).replace(/[^\d]/g, ''));
@@ -310,20 +298,34 @@ async function main(): Promise<void> {
   await printSummary(results, RUNS, KEEP_BODIES);
 }
 
-/** Opens the 7 days ending `endDay` again and prints how soon the rows read from the disk cache were shown. */
-async function fromDisk(page: Page, perfFile: string, endDay: Date): Promise<void> {
-  const startDay = new Date(endDay.getTime() - (DAYS - 1) * 86_400_000);
-  const since = Date.now();
+/** Fetch Records for Date Range… for these days (one organization: it goes straight to the range); the panel's webview. */
+async function openRange(page: Page, startDay: Date, endDay: Date): Promise<Frame> {
   await runCommand(page, 'DMARC: Fetch Records for Date Range…');
   await choose(page, 'Custom range…');
   await answer(page, startDay.toISOString().slice(0, 10));
   await answer(page, endDay.toISOString().slice(0, 10));
-  const frame = await findWebviewFrame(page, '[data-testid="records-panel"]', 120_000);
+  return findWebviewFrame(page, '[data-testid="records-panel"]', 120_000);
+}
+
+/**
+ * The page's own times once every row is in. Polled every 250 ms, not every frame (Playwright's
+ * default): the page stamps both times itself, and a predicate run in each animation frame kept
+ * the webview, the window and the compositor producing frames for the whole load, on the cores
+ * the host needs.
+ */
+async function loaded(frame: Frame): Promise<Record<string, number>> {
   await frame.waitForFunction(() => {
     const p = (window as unknown as { __dmarcPerf?: { firstPaintAt?: number; loadedAt?: number } }).__dmarcPerf;
     return p?.firstPaintAt && p?.loadedAt;
   }, undefined, { timeout: 120_000, polling: 250 });
-  const perf = await frame.evaluate(() => (window as unknown as { __dmarcPerf: Record<string, number> }).__dmarcPerf);
+  return frame.evaluate(() => (window as unknown as { __dmarcPerf: Record<string, number> }).__dmarcPerf);
+}
+
+/** Opens the 7 days ending `endDay` again and prints how soon the rows read from the disk cache were shown. */
+async function fromDisk(page: Page, perfFile: string, endDay: Date): Promise<void> {
+  const startDay = new Date(endDay.getTime() - (DAYS - 1) * 86_400_000);
+  const since = Date.now();
+  const perf = await loaded(await openRange(page, startDay, endDay));
   const trace = readPerf(perfFile).filter((e) => e.at >= since);
   const start = trace.find((e) => e.event === 'diskReadStart');
   const read = trace.find((e) => e.event === 'diskRead');
