@@ -18,8 +18,9 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DAY_MS, DEFAULT_KEYS, HISTORY_DAYS, generateDay, organizationFor, type Organization, type WireRow } from './data';
 import { Rng, hashSeed } from './rng';
-import { BAD_REQUEST_MESSAGE, HOSTILE_STRINGS, fires, parseFaults, share, type Faults } from './faults';
-import { applyWireVariants, bodySink, chooseEncoding, type WireFaults } from './wireVariants';
+import { BAD_REQUEST_MESSAGE, HOSTILE_STRINGS, fires, parseFaults, type Faults } from './faults';
+import { applyRowFaults } from './rowFaults';
+import { bodySink, chooseEncoding, type WireFaults } from './wireVariants';
 
 export { BAD_REQUEST_MESSAGE, HOSTILE_STRINGS, organizationFor, parseFaults };
 export type { Faults, Schedule } from './faults';
@@ -310,65 +311,6 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
     if (keeping && cacheKey !== undefined) {
       bodies.set(cacheKey, keeping);
       for (const k of bodies.keys()) if (bodies.size > opts.cacheBodies!) bodies.delete(k);
-    }
-  }
-
-  function applyRowFaults(row: WireRow, f: Faults, r: Rng, i: number): unknown {
-    if (f.badRows && r.chance(share(f.badRows))) return badRow(row, r);
-    const out: Record<string, unknown> = row as unknown as Record<string, unknown>;
-    if (f.fromOnly && r.chance(share(f.fromOnly))) delete out.visibleFrom;
-    applyWireVariants(out, f, r);
-    if (f.rdnsString && r.chance(share(f.rdnsString))) out.rdns = row.rdns[0] ?? '';
-    if (f.unknownEnums && r.chance(share(f.unknownEnums))) {
-      const which = r.int(0, 5);
-      if (which === 0) out.category = r.pick(['spoofed', 'unauthorized', 'AUTHORIZED']);
-      else if (which === 1) out.dmarc = r.pick(['discard', 'bounce', 'Reject']);
-      else if (which === 2) out.spf = r.pick(['hardfail', 'PASS', 'error']);
-      else if (which === 3) out.alignedSpf = r.pick(['bestguesspass', 'aligned']);
-      else if (which === 4) out.alignedDkim = r.pick(['ok', 'PASS']);
-      else if (row.dkims.length) row.dkims[0]!.result = r.pick(['invalid', 'expired', 'PASS']);
-      else out.category = 'spoofed';
-    }
-    if (f.hostileStrings) {
-      const list = Array.isArray(f.hostileStrings) && f.hostileStrings.length ? f.hostileStrings : HOSTILE_STRINGS;
-      let k = i;
-      const h = (s: string) => `${list[k++ % list.length]}${s}`;
-      for (const key of Object.keys(out)) {
-        if (key !== 'date' && typeof out[key] === 'string') out[key] = h(out[key] as string);
-      }
-      if (Array.isArray(out.rdns)) out.rdns = (out.rdns as string[]).map(h);
-      for (const d of row.dkims) {
-        d.selector = h(d.selector);
-        d.domain = h(d.domain);
-        d.result = h(d.result);
-      }
-    }
-    return out;
-  }
-
-  function badRow(row: WireRow, r: Rng): unknown {
-    const copy: Record<string, unknown> = { ...row };
-    switch (r.int(0, 6)) {
-      case 0:
-        return null;
-      case 1:
-        return 'not a record';
-      case 2:
-        delete copy.source;
-        return copy;
-      case 3:
-        copy.emails = String(row.emails);
-        return copy;
-      case 4:
-        copy.date = 'yesterday';
-        return copy;
-      case 5:
-        copy.dkims = 'pass';
-        return copy;
-      default:
-        delete copy.visibleFrom;
-        delete copy.from;
-        return copy;
     }
   }
 
