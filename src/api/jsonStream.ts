@@ -29,6 +29,8 @@ import {
 const MAX_JUMP_CHARS = 1 << 20;
 /** Character-by-character stretches are parsed once they are this long (or the text runs out). */
 const SLOW_PIECE_CHARS = 64 * 1024;
+/** A key of the envelope longer than this (escapes included) cannot be `dmarcRecords`. */
+const MAX_KEY_CHARS = 100;
 
 export type StreamEnd =
   /** The skeleton: the body with the records array replaced by `marker`, for the caller to parse and check. */
@@ -54,6 +56,12 @@ export class RecordsStreamParser {
   /** Skeleton text before the array's `[`. */
   private head = '';
   private expectKey = false;
+  /** Before the array: the text scanned (see scanEnvelope), whether a string is open, its key so far. */
+  private scanned: string[] = [];
+  private inString = false;
+  private escaped = false;
+  private readingKey = false;
+  private key: string | undefined;
   private lastKeyIsRecords = false;
   private valueIsRecords = false;
   private arrayDepth = 0;
@@ -121,17 +129,48 @@ export class RecordsStreamParser {
     return out;
   }
 
-  /** Scans the envelope up to the records array's `[` (then opens it), or to its end (no array: 'other'). */
+  /**
+   * Scans the envelope up to the records array's `[` (then opens it), or to its end (no array:
+   * 'other'). Each character once: the text scanned goes to `scanned` and `buf` keeps only what
+   * follows, so a piece is never appended to the whole envelope and read with it again (a body of
+   * 35 MB without the records array took 7 s that way, 400 MB many minutes); a string is followed
+   * across pieces (`inString`, `escaped`), and a key of the envelope is kept only while it could
+   * still be `dmarcRecords`.
+   */
   private scanEnvelope(final: boolean): void {
     const text = this.buf;
     let i = this.pos;
     for (; i < text.length; i++) {
+      if (this.inString) {
+        const close = this.stringEnd(text, i);
+        const end = close < 0 ? text.length : close;
+        if (this.key !== undefined) this.key = this.key.length + end - i > MAX_KEY_CHARS ? undefined : this.key + text.slice(i, end);
+        if (close < 0) {
+          i = text.length;
+          break;
+        }
+        this.inString = false;
+        if (this.readingKey) {
+          this.readingKey = false;
+          // JSON.parse decodes escapes in keys ("dmarc\u0052ecords" is the same key): so do we.
+          const raw = this.key;
+          this.lastKeyIsRecords = raw !== undefined && (raw === RECORDS_KEY || (raw.includes('\\') && decodeKey(raw) === RECORDS_KEY));
+          this.key = undefined;
+        }
+        i = close;
+        continue;
+      }
       const c = text.charCodeAt(i);
       if (c === QUOTE) {
-        const q = closingQuote(text, i);
-        if (q < 0) break; // the string goes on in text still to come
-        if (this.depth === 1) this.envelopeString(text, i, q);
-        i = q;
+        this.inString = true;
+        this.escaped = false;
+        if (this.depth === 1) {
+          if (this.expectKey) {
+            this.expectKey = false;
+            this.readingKey = true;
+            this.key = '';
+          } else this.valueIsRecords = false; // a string value
+        }
         continue;
       }
       if (this.depth === 1 && !isJsonSpace(c)) {
@@ -140,7 +179,9 @@ export class RecordsStreamParser {
           // keeps the last: a later one after this array is caught by the skeleton's marker.
           this.valueIsRecords = false;
           if (c === OPEN_BRACKET) {
-            this.openArray(i, 2);
+            const before = this.takeScanned();
+            this.buf = before + text;
+            this.openArray(before.length + i, 2);
             return;
           }
         }
@@ -154,22 +195,38 @@ export class RecordsStreamParser {
       if (c === OPEN_BRACE || c === OPEN_BRACKET) this.depth++;
       else if ((c === CLOSE_BRACE || c === CLOSE_BRACKET) && --this.depth === 0) {
         this.state = 'other'; // the envelope closed without a records array
+        this.buf = this.takeScanned() + text;
         return;
       }
     }
-    this.pos = i;
-    if (final) this.state = 'other';
+    this.scanned.push(text);
+    this.buf = '';
+    this.pos = 0;
+    if (final) {
+      this.state = 'other';
+      this.buf = this.takeScanned();
+    }
   }
 
-  private envelopeString(text: string, open: number, close: number): void {
-    if (!this.expectKey) {
-      this.valueIsRecords = false; // a string value
-      return;
+  /** The envelope's text scanned so far, in one string; `scanned` is emptied. */
+  private takeScanned(): string {
+    const text = this.scanned.join('');
+    this.scanned = [];
+    return text;
+  }
+
+  /** Where the string being read ends in `text` (its closing quote), from `from`; -1 if it goes on. Each character once. */
+  private stringEnd(text: string, from: number): number {
+    for (let k = from; k < text.length; k++) {
+      if (this.escaped) {
+        this.escaped = false; // the character after a backslash, in this piece or the last one
+        continue;
+      }
+      const c = text.charCodeAt(k);
+      if (c === BACKSLASH) this.escaped = true;
+      else if (c === QUOTE) return k;
     }
-    this.expectKey = false;
-    const raw = text.slice(open + 1, close);
-    // JSON.parse decodes escapes in keys ("dmarc\u0052ecords" is the same key): so do we.
-    this.lastKeyIsRecords = raw === RECORDS_KEY || (raw.includes('\\') && decodeKey(raw) === RECORDS_KEY);
+    return -1;
   }
 
   /** The records array's `[` is at buf[i]: the skeleton's head is what precedes it. */
