@@ -31,7 +31,7 @@ import {
 import { snippet } from './errors';
 import type { StringPool } from './stringPool';
 import { parseIsoDateMs } from './url';
-import { ownSignatures, ownStrings } from './rawRow';
+import { ownStrings } from './rawRow';
 
 // ---------------------------------------------------------------------------------------------
 // Enums (closed): exactly the values of the spec.
@@ -227,7 +227,7 @@ export function fastRecord(row: unknown, pool?: StringPool): DmarcRecord | undef
     alignedSpf,
     alignedDkim,
     spf,
-    dkims: shape ? ownSignatures(dkims as DkimEntry[]) : (dkims as DkimEntry[]),
+    dkims: shape ? pool!.signatures(dkims as DkimEntry[]) : (dkims as DkimEntry[]),
     reportId,
     raw: shape ? undefined : row,
     shape,

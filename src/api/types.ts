@@ -50,7 +50,8 @@ export interface DmarcRecord {
   alignedSpf: Open<Result>;
   alignedDkim: Open<Result>;
   spf: Open<Result>;
-  dkims: DkimEntry[];
+  /** Shared between records of a response (frozen) when they are the same: never changed in place. */
+  dkims: readonly DkimEntry[];
   reportId?: string;
   /**
    * The row exactly as the server sent it (all fields, unknown extras included): for the JSON view

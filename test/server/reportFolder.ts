@@ -34,7 +34,7 @@ export function wireRow(r: DmarcRecord): WireRow {
     alignedSpf: r.alignedSpf,
     alignedDkim: r.alignedDkim,
     spf: r.spf,
-    dkims: r.dkims,
+    dkims: r.dkims.map((d) => ({ ...d })),
     reportId: r.reportId,
   };
 }

@@ -1,7 +1,7 @@
 // The pure body → records step, row by row: normalisation, optional fields, dates, rejects and
 // warnings, the fast path against the zod schema, validation in chunks.
 import { strict as assert } from 'node:assert';
-import { ApiError, normaliseRows, parseIsoDateMs, utcDayRange } from '../../src/api';
+import { ApiError, normaliseRows, parseIsoDateMs, utcDayRange, type DkimEntry } from '../../src/api';
 import { fastRecord, normaliseRow, zodRecord } from '../../src/api/schema';
 import { rawOf } from '../../src/api/rawRow';
 import { StringPool } from '../../src/api/stringPool';
@@ -260,6 +260,38 @@ describe('api schema: rows', () => {
       assert.equal(JSON.stringify(rawOf(r)), JSON.stringify(plain[i]), `raw row ${i} as text`);
       assert.equal(r.raw === undefined, i < corpus.length - 4, `row ${i} held by shape`);
     }
+  });
+
+  it('with a string pool, records with the same signatures share one frozen list of them, and records with others never do', () => {
+    const corpus: unknown[] = [];
+    for (const org of ORGANIZATIONS.slice(0, 3)) for (let d = 20_000; d < 20_004; d++) corpus.push(...generateDay(org, d, 7, 500));
+    // Lists a key made by joining the values with a separator would confuse.
+    const odd = (selector: string, result: string) => row({ dkims: [{ selector, domain: 'a.example', result }, { selector: 's', domain: 'b.example', result: 'pass' }] });
+    // A domain signed in more ways than are looked through one by one.
+    for (let k = 0; k < 40; k++) corpus.push(row({ dkims: [{ selector: `s${k % 20}`, domain: 'many.example', result: 'pass' }] }));
+    corpus.push(odd('x\u0000', 'pass'), odd('x', '\u0000pass'), odd('x', 'pass'), odd('x', 'pass'), row({ dkims: [] }), row({ dkims: [] }));
+    const pool = new StringPool();
+    const rows = JSON.parse(JSON.stringify(corpus)) as unknown[];
+    const records = rows.map((r) => fastRecord(r, pool)!);
+    const byList = new Map<readonly DkimEntry[], string>();
+    const byText = new Map<string, readonly DkimEntry[]>();
+    for (const [i, r] of records.entries()) {
+      assert.ok(r.shape, `row ${i} held by shape`);
+      const text = JSON.stringify(r.dkims);
+      assert.equal(text, JSON.stringify((corpus[i] as { dkims: unknown }).dkims), `row ${i}: its own signatures`);
+      assert.ok(Object.isFrozen(r.dkims) && r.dkims.every((d) => Object.isFrozen(d)), `row ${i}: frozen`);
+      assert.equal(byList.get(r.dkims) ?? text, text, `row ${i}: a list shared only with rows that have the same signatures`);
+      byList.set(r.dkims, text);
+      assert.equal(byText.get(text) ?? r.dkims, r.dkims, `row ${i}: the same signatures, the same list`);
+      byText.set(text, r.dkims);
+    }
+    assert.ok(byText.size < records.length / 5, `${byText.size} lists for ${records.length} rows`);
+    assert.equal(records.at(-4)!.dkims, records.at(-3)!.dkims);
+    assert.notEqual(records.at(-6)!.dkims, records.at(-5)!.dkims);
+    // Never changed in place: a change would reach every record that shares the list.
+    assert.throws(() => (records[0]!.dkims as DkimEntry[]).push({ selector: 's', domain: 'd', result: 'pass' }), TypeError);
+    // The rows built again are the rows sent.
+    for (const [i, r] of records.entries()) assert.equal(JSON.stringify(rawOf(r)), JSON.stringify(corpus[i]), `row ${i} as text`);
   });
 
   it('validates in chunks that yield to the event loop', async () => {
