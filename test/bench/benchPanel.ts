@@ -27,7 +27,8 @@
  * Options (env): BENCH_ROWS (default 100000), BENCH_RUNS (default 5); BENCH_PHASES=1 prints when
  * each step of a run happened; BENCH_CPUPROFILE=<dir> writes CPU profiles of the extension host;
  * BENCH_EXPORTPROFILE=1 prints where the workbench window's main thread spent the export;
- * BENCH_FAST_SERVER=1 has the API server render each run's body before the run (see KEEP_BODIES).
+ * BENCH_TRACE=<file> / BENCH_TRACE_USE=<file>: a Chromium trace of run 1's load / of its sorts, group-bys and
+ * keystrokes. BENCH_FAST_SERVER=1 has the API server render each run's body before the run (see KEEP_BODIES).
  */
 import { spawn } from 'node:child_process';
 import { readFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -179,6 +180,9 @@ async function main(): Promise<void> {
         console.log(`  gc pauses > 20 ms (ms@at kind): ${gcs.map((e) => `${e.ms}@${e.at - response.at}k${e.kind}`).join(' ')}`);
       }
 
+      // BENCH_TRACE_USE=<file>: a Chromium trace over the sorts, group-bys and keystrokes of run 1.
+      const traceUse = process.env.BENCH_TRACE_USE && run === 0;
+      if (traceUse) await browser.startTracing(page, { path: process.env.BENCH_TRACE_USE, categories: ['devtools.timeline', 'toplevel', 'blink', 'cc', 'viz', 'gpu', 'disabled-by-default-devtools.timeline', 'disabled-by-default-devtools.timeline.frame', 'disabled-by-default-devtools.timeline.invalidationTracking'] });
       // Sort: click the header, wait two animation frames (the new rows are painted).
       const sortDetail: string[] = [];
       // BENCH_WVPROFILE: a profile of the webview over the sorts too.
@@ -234,6 +238,7 @@ async function main(): Promise<void> {
       }
       if (process.env.BENCH_PHASES) console.log(`  keystrokes: ${keyDetail.join(', ')}`);
       if (wvInteract) console.log((await wvInteract()).replace('while loading', 'while filtering'));
+      if (traceUse) await browser.stopTracing();
       // DOM size at several scroll positions.
       for (const at of [0, 0.25, 0.5, 0.75, 1]) {
         results.domRows.push(await frame.evaluate(async (fraction) => {

@@ -86,6 +86,29 @@ describe('webview model: sort', () => {
     assert.equal(m.resort(view, { column: 'emails', descending: false }), undefined);
   });
 
+  it('re-sorts every row, and a filtered view, without reading positions first: orders and positions as a full compute, and a view made before rows were appended is declined', () => {
+    const rows = generateRows(1200, 33);
+    const m = modelOf(rows);
+    const filtered: Query = { search: 'mail', facets: { category: ['authorized'] } };
+    for (const base of [{ search: '', facets: {} } as Query, filtered]) {
+      let view = m.compute(base);
+      for (const sort of [{ column: 'date' as const, descending: true }, { column: 'source' as const, descending: false }, undefined]) {
+        // The positions of `view` are never read before it is re-sorted.
+        const resorted = m.resort(view, sort)!;
+        const fresh = modelOf(rows).compute({ ...base, sort });
+        assert.deepEqual([...resorted.order], [...fresh.order]);
+        const pos = resorted.posOf;
+        assert.equal(pos.length, rows.length);
+        assert.deepEqual([...pos], [...fresh.posOf]);
+        assert.equal(resorted.posOf, pos, 'the positions are made once');
+        view = resorted;
+      }
+    }
+    const unread = m.resort(m.compute(filtered), { column: 'emails', descending: false })!;
+    appendTuples(m, [rows[1]!]);
+    assert.equal(m.resort(unread, { column: 'emails', descending: true }), undefined);
+  });
+
   it('a search every row matches, after a re-sort of every row, reuses that view; a filtered view re-sorted does not stand for every row', () => {
     const rows = generateRows(700, 5).map((r, i) => (i === 3 ? tuple({ source: 'Zmail.example' }) : r));
     const m = modelOf(rows);

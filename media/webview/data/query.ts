@@ -6,7 +6,7 @@
 import type { RowChunk } from '../../../src/shared/rowCodec';
 import { FACETS, type ColumnId, type FacetId } from '../../../src/shared/columns';
 import { countRows, extendCounts, type FacetCounts } from './facetCounts';
-import { facetOptions, type FacetOption } from './facetOptions';
+import { facetOptions } from './facetOptions';
 import type { FieldIndex } from './fieldTypes';
 import { Fields, type FieldId } from './fields';
 import { ColumnRanks } from './ranker';
@@ -14,7 +14,10 @@ import { sortByRank, type Ranks, type SortSpec } from './ranks';
 import { concat, orderByRank, rowsOf } from './rowSets';
 import { RowOrderView } from './rowOrderView';
 import { RowStore } from './store';
-import { summarize, type Summary } from './summary';
+import { summarize } from './summary';
+import { lazyView, rowsOfView, type View } from './view';
+
+export type { View };
 
 const IN_TREND = 1;
 const VISIBLE = 2;
@@ -35,17 +38,6 @@ export interface Query {
   days?: { startMs: number; endMs: number } | undefined;
   /** Only rows with each of these values (AND). */
   groups?: readonly GroupFilter[] | undefined;
-}
-
-export interface View {
-  /** Row indices in display order. */
-  order: Uint32Array;
-  /** Display position of each row index, -1 when filtered out. */
-  posOf: Int32Array;
-  /** Rows passing every filter but the day range: what the trend draws. */
-  trendRows: Uint32Array;
-  facets: Record<FacetId, FacetOption[]>;
-  summary: Summary;
 }
 
 export interface Timings {
@@ -88,6 +80,7 @@ export class RecordsModel {
   /** Every row in row order (no sort, nothing filtered: also a search every row matches), extended as rows come. */
   private readonly rowOrder = new RowOrderView();
   private flagsBuf = new Uint8Array(0);
+  private markBuf = new Uint8Array(0);
   readonly timings: Timings = { sortMs: 0, filterMs: 0 };
 
   get length(): number {
@@ -237,20 +230,25 @@ export class RecordsModel {
    */
   resort(view: View, sort: SortSpec | undefined): View | undefined {
     const n = this.store.length;
-    if (view.posOf.length !== n) return undefined;
+    if ((rowsOfView.get(view) ?? view.posOf.length) !== n) return undefined;
     const order = this.sortedOrder(sort);
-    const out = new Uint32Array(view.order.length);
-    const posOf = new Int32Array(n).fill(-1);
-    const was = view.posOf;
-    let p = 0;
-    for (let k = 0; k < n; k++) {
-      const i = order[k]!;
-      if (was[i]! >= 0) {
-        posOf[i] = p;
-        out[p++] = i;
+    let out: Uint32Array;
+    if (view.order.length === n) {
+      // Every row is shown: the new order is the sorted order itself (views never write to it).
+      out = order;
+    } else {
+      // The shown rows marked in a byte a row (a million rows: 1 MB, read in the sort's order at
+      // random; the positions of before were 4 MB), then taken in the new order.
+      const shown = this.markBuf.length >= n ? this.markBuf.subarray(0, n).fill(0) : (this.markBuf = new Uint8Array(Math.ceil(n * 1.25))).subarray(0, n);
+      const was = view.order;
+      for (let k = 0; k < was.length; k++) shown[was[k]!] = 1;
+      out = new Uint32Array(was.length);
+      for (let k = 0, p = 0; k < n; k++) {
+        const i = order[k]!;
+        if (shown[i]) out[p++] = i;
       }
     }
-    const sorted = { ...view, order: out, posOf };
+    const sorted = lazyView(out, n, view.trendRows, view.facets, view.summary);
     if (this.unfilteredViews.has(view)) {
       // Every row, nothing filtered: a search every row matches (a first letter) reuses it.
       this.unfilteredViews.add(sorted);
@@ -356,7 +354,6 @@ export class RecordsModel {
 
     const out = new Uint32Array(visibleCount);
     const trendRows = new Uint32Array(trendCount);
-    const posOf = new Int32Array(n).fill(-1);
     let p = 0;
     let q = 0;
     // A search that found few rows: those are put in order, not every row's flag read in order.
@@ -366,15 +363,12 @@ export class RecordsModel {
       const f = flags[i]!;
       if (f === 0) continue;
       trendRows[q++] = i;
-      if (f & VISIBLE) {
-        posOf[i] = p;
-        out[p++] = i;
-      }
+      if (f & VISIBLE) out[p++] = i;
     }
     // The same rows in row order: the summary then reads the row arrays in order, not at random.
     const summary = summarize(s, counted.subarray(0, visibleCount));
     const facets = facetOptions(FACETS, fields, all.rows, rows, emails, query.facets);
-    const view = { order: out, posOf, trendRows, facets, summary };
+    const view = lazyView(out, n, trendRows, facets, summary);
     if (nothingElse && visibleCount === n) {
       this.everyView = { version: s.version, order, view };
       this.unfilteredViews.add(view);
