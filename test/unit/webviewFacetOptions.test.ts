@@ -57,6 +57,34 @@ describe('webview facet options, exactly', () => {
     });
   });
 
+  it('a long top facet after a search: values with emails first by emails, then the rest in name order; an option no row shown has is kept and frozen', () => {
+    const n = 5000;
+    const dict = Array.from({ length: n }, (_, c) => `d${(c * 7919) % n}.example`);
+    const f = [field(dict)];
+    const total = new Uint32Array(n).fill(1);
+    const rows = new Uint32Array(n);
+    const emails = new Float64Array(n);
+    for (const c of [17, 4000, 9, 2500]) {
+      rows[c] = 1;
+      emails[c] = c === 9 ? 3 : 5;
+    }
+    rows[33] = 2; // rows without emails: counted, not sorted first
+    const first = facetOptions(['dkimDomain'], f, [total], [rows], [emails], { dkimDomain: [dict[100]!] }).dkimDomain;
+    const collator = new Intl.Collator(undefined);
+    const rest = Array.from({ length: n }, (_, c) => c).filter((c) => emails[c] === 0).sort((a, b) => collator.compare(dict[a]!, dict[b]!));
+    const want = [...[17, 2500, 4000].sort((a, b) => collator.compare(dict[a]!, dict[b]!)), 9, ...rest].map((c) => dict[c]!);
+    assert.deepEqual(first.map((o) => o.key), want);
+    const byKey = (opts: typeof first, c: number) => opts.find((o) => o.key === dict[c])!;
+    assert.deepEqual(byKey(first, 33), { key: dict[33], label: dict[33], count: 2, emails: 0, selected: false });
+    assert.equal(byKey(first, 100).selected, true);
+    const again = facetOptions(['dkimDomain'], f, [total], [rows], [emails], {}).dkimDomain;
+    assert.equal(byKey(again, 1), byKey(first, 1), 'the same option for a value no row shown has');
+    assert.ok(Object.isFrozen(byKey(again, 1)));
+    assert.deepEqual(byKey(again, 1), { key: dict[1], label: dict[1], count: 0, emails: 0, selected: false });
+    assert.equal(byKey(again, 100).selected, false);
+    assert.notEqual(byKey(again, 17), byKey(first, 17));
+  });
+
   it('the order is the collator\'s among equal counts, as a comparator calling it gives, also as the dictionary grows', () => {
     const collator = new Intl.Collator(undefined);
     const word = fc.constantFrom('a', 'A', 'b', 'é', 'e\u0301', 'e', 'x\u00ady', 'xy', '', '(none)', 'Zulu', 'zulu', '10', '9', 'ä');

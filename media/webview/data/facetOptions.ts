@@ -44,6 +44,25 @@ function collatorRank(dict: readonly string[]): Uint32Array {
   return rank;
 }
 
+/** Per field dictionary, the option of each value when no row shown has it (the same every time). */
+const zeroOptions = new WeakMap<readonly string[], FacetOption[]>();
+
+function optionOf(key: string, count: number, emails: number, selected: boolean): FacetOption {
+  return { key, label: key === NO_SIGNATURES ? NO_SIGNATURES : valueLabel(key), count, emails, selected };
+}
+
+/** Per field dictionary: its codes in collator order (ties in code order), for collatorRank's ranks of the same length. */
+const inOrders = new WeakMap<readonly string[], { rank: Uint32Array; codes: Uint32Array }>();
+
+/** The dictionary's codes sorted by their collator rank, ties by code: what a stable sort by rank gives. */
+function codesInOrder(dict: readonly string[], rank: Uint32Array): Uint32Array {
+  const known = inOrders.get(dict);
+  if (known && known.rank === rank) return known.codes;
+  const codes = Uint32Array.from(dict.keys()).sort((a, b) => rank[a]! - rank[b]! || a - b);
+  inOrders.set(dict, { rank, codes });
+  return codes;
+}
+
 export function facetOptions(
   ids: readonly FacetId[],
   fields: readonly FieldIndex[],
@@ -59,19 +78,33 @@ export function facetOptions(
     const total = totals[f]!;
     const count = rows[f]!;
     const sum = emails[f]!;
-    const top = TOP_FACETS.includes(id);
-    const codes: number[] = [];
-    for (let c = 0; c < dict.length; c++) if ((total[c] ?? 0) > 0 || selected.has(dict[c]!)) codes.push(c);
-    const last = (k: string): number => (k === '' || k === NO_SIGNATURES ? 1 : 0);
+    const listed = (c: number): boolean => (total[c] ?? 0) > 0 || selected.has(dict[c]!);
     const order = collatorRank(dict);
-    codes.sort((a, b) =>
-      top
-        ? (sum[b] ?? 0) - (sum[a] ?? 0) || order[a]! - order[b]!
-        : last(dict[a]!) - last(dict[b]!) || (total[b] ?? 0) - (total[a] ?? 0) || order[a]! - order[b]!,
-    );
+    let codes: number[];
+    if (TOP_FACETS.includes(id)) {
+      // Most emails first, then collator order. After a search most values of a long facet (18k
+      // DKIM domains at a million rows) have no emails: only those with some are sorted, the rest
+      // follow in the dictionary's collator order, kept from one keystroke to the next.
+      codes = [];
+      for (let c = 0; c < dict.length; c++) if ((sum[c] ?? 0) !== 0 && listed(c)) codes.push(c);
+      codes.sort((a, b) => (sum[b] ?? 0) - (sum[a] ?? 0) || order[a]! - order[b]! || a - b);
+      for (const c of codesInOrder(dict, order)) if ((sum[c] ?? 0) === 0 && listed(c)) codes.push(c);
+    } else {
+      const last = (k: string): number => (k === '' || k === NO_SIGNATURES ? 1 : 0);
+      codes = [];
+      for (let c = 0; c < dict.length; c++) if (listed(c)) codes.push(c);
+      codes.sort((a, b) => last(dict[a]!) - last(dict[b]!) || (total[b] ?? 0) - (total[a] ?? 0) || order[a]! - order[b]!);
+    }
+    let zeros = zeroOptions.get(dict);
+    if (!zeros) zeroOptions.set(dict, (zeros = []));
     const options: FacetOption[] = codes.map((c) => {
       const key = dict[c]!;
-      return { key, label: key === NO_SIGNATURES ? NO_SIGNATURES : valueLabel(key), count: count[c] ?? 0, emails: sum[c] ?? 0, selected: selected.has(key) };
+      const rowsOf = count[c] ?? 0;
+      const emailsOf = sum[c] ?? 0;
+      const on = selected.has(key);
+      // A value no row shown has (most of a long facet's after a search): one option kept for it.
+      if (rowsOf === 0 && emailsOf === 0 && !on) return (zeros[c] ??= Object.freeze(optionOf(key, 0, 0, false)));
+      return optionOf(key, rowsOf, emailsOf, on);
     });
     // Selected values the rows do not have (a restored view, a refreshed range) stay listed so they can be cleared.
     const known = selected.size > 0 ? new Set(dict) : undefined;

@@ -107,10 +107,15 @@ export class Segment {
    */
   hitColumns(m: Uint8Array): HitPlan {
     const all = this.columnIds();
+    // A column none of whose strings has every character of the query (the bits any of them has)
+    // holds no match: its ids need no look (addresses, dates and counts, most of a segment's).
+    const any = this.colAny && this.prepared === this.dict.length && this.q !== undefined ? this.colAny : undefined;
+    const want = any ? charBits(this.q!) & ~FLAGS : 0;
     const cols: number[] = [];
     let every = false;
     let extras = false;
     for (let c = 0; c <= NCOL; c++) {
+      if (any && (any[c]! & want) !== want) continue;
       const ids = all[c]!;
       let some = 0;
       for (let k = 0; k < ids.length; k++) some += m[ids[k]!]!;
