@@ -39,7 +39,7 @@ describe('webview: the search index, against a scan of every cell', () => {
           for (const q of queries) {
             for (const mask of [undefined, within]) {
               const got = new Uint8Array(n);
-              store.search.search(q, from, to, got, mask);
+              const every = store.search.search(q, from, to, got, mask);
               const want = Array.from({ length: n }, (_, i) => {
                 if (i < from || i >= to || (mask && !mask[i])) return 0;
                 const ex = store.extraPairs(i);
@@ -48,12 +48,37 @@ describe('webview: the search index, against a scan of every cell', () => {
                 return cells.some((c) => c.toLowerCase().includes(q)) ? 1 : 0;
               });
               assert.deepStrictEqual([...got], want, `${JSON.stringify(q)} over [${from}, ${to})${mask ? ' within' : ''}`);
+              // "Every row matched" only when it is so (and never said of a masked or empty range).
+              if (every) assert.ok(!mask && from < to && want.slice(from, to).every((v) => v === 1), `every: ${JSON.stringify(q)}`);
             }
           }
         },
       ),
       { numRuns: 150 },
     );
+  });
+
+  it('says when every row matched as whole segments (a letter every row has), prepared or not, and the model then lists every row', () => {
+    const words = ['Zulu', 'mail.example', '10.0.0.1', 'pass', 'x=y', 'ai', 'A-B', '42', 'MAILER', 'é', 'Mail', '::1', 'x:Y', 'pass', 'ai', 'Mail', 'é', '42', 'Zulu'];
+    for (const prepared of [false, true]) {
+      const store = new RowStore();
+      const rows = Array.from({ length: 50 }, (_, i) => row(words.map((w, c) => (c === 0 ? 'Zulu' : i % 3 === 0 && c > 1 ? '' : w)), i % 2 ? ['k=v'] : []));
+      for (let k = 0; k < rows.length; k += 7) appendTuples(store, rows.slice(k, k + 7));
+      if (prepared) while (store.search.prepareNext());
+      const n = store.length;
+      const mask = new Uint8Array(n);
+      assert.equal(store.search.search('z', 0, n, mask), true, `prepared: ${prepared}`);
+      assert.ok(mask.every((v) => v === 1));
+      assert.equal(store.search.search('z', 3, 17, new Uint8Array(n)), true);
+      assert.equal(store.search.search('z', 0, n, new Uint8Array(n), new Uint8Array(n).fill(1)), false, 'a masked search never says so');
+      assert.equal(store.search.search('zz', 0, n, new Uint8Array(n)), false);
+      assert.equal(store.search.search('k', 0, n, new Uint8Array(n)), false, 'half the rows have it');
+    }
+    const model = new RecordsModel();
+    appendTuples(model, Array.from({ length: 30 }, (_, i) => row(words.map((w, c) => (c === 0 ? 'Zulu' : `${w}${i}`)), [])));
+    const v = model.compute({ search: 'z', facets: {}, sort: { column: 'emails', descending: true } });
+    assert.equal(v.order.length, 30);
+    assert.deepEqual([...model.compute({ search: 'z', facets: {} }).order], [...Array(30).keys()]);
   });
 
   it('a segment not prepared yet matches as its lowercase would: lowerIncludes, any string and query', () => {

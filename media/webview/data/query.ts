@@ -191,8 +191,8 @@ export class RecordsModel {
       // A longer query can only match rows the shorter one matched: only those are looked at.
       rows = s.search.searchRows(q, prev.rows, mask);
     } else {
-      s.search.search(q, 0, n, mask);
-      rows = rowsOf(mask, 0, n);
+      // Every row matched (a first letter they all have): they are the rows in order, unread.
+      rows = s.search.search(q, 0, n, mask) ? this.rowOrder.identity(n) : rowsOf(mask, 0, n);
     }
     this.searchCache = { query: q, version: s.version, generation: s.generation, length: n, mask, rows };
     return this.searchCache;

@@ -374,14 +374,19 @@ export class SearchIndex {
 
   /**
    * Sets mask[i] = 1 for the rows in [from, to) (only those with within[i], when given) that have
-   * a cell or an extra field containing `q` (lowercased, non-empty).
+   * a cell or an extra field containing `q` (lowercased, non-empty). True when every row of the
+   * range matched as a whole segment (a first letter every row has): the mask need not be read.
    */
-  search(q: string, from: number, to: number, mask: Uint8Array, within?: Uint8Array): void {
+  search(q: string, from: number, to: number, mask: Uint8Array, within?: Uint8Array): boolean {
+    let every = !within;
+    let covered = from;
     for (const seg of this.segments) {
       const a = Math.max(from, seg.from);
       const b = Math.min(to, seg.from + seg.count);
       if (a >= b) continue;
       const whole = seg.wholeSegment(q);
+      if (whole !== 'all' || a !== covered) every = false;
+      covered = b;
       if (whole === 'none') continue;
       if (whole === 'all') {
         if (!within) mask.fill(1, a, b);
@@ -393,5 +398,6 @@ export class SearchIndex {
       const plan = seg.hitColumns(m);
       for (let i = a; i < b; i++) if ((!within || within[i]) && seg.rowHit(i - seg.from, m, plan)) mask[i] = 1;
     }
+    return every && covered === to && from < to;
   }
 }
