@@ -1,0 +1,268 @@
+/**
+ * One segment of the search index (searchIndex.ts): a chunk's rows, their strings kept once, and
+ * one string id per row and column; a query is matched against the strings, then rows are picked
+ * by their ids.
+ */
+import { COLUMNS } from '../../../src/shared/columns';
+import { charBits, EXACT, FLAGS, LOWERED, lowerIncludes, UPPER } from './searchBits';
+
+export const NCOL = COLUMNS.length;
+
+/** What Segment.hitColumns found for a query: where its matches can be. */
+export interface HitPlan {
+  cols: number[];
+  extras: boolean;
+  every: boolean;
+}
+
+/** A column with at most this many distinct strings in a segment is looked at whole by `fewHave`. */
+const FEW_STRINGS = 64;
+
+export class Segment {
+  readonly dict: string[];
+  /**
+   * Per string, the bits of the characters its lowercase has (charBits): a query's characters
+   * must all be there before it is looked for in the text. A letter or a digit rules out most of
+   * a chunk's strings (dates, addresses, counts) without reading them. Built on the first search,
+   * or ahead of it in idle time (SearchIndex.prepareNext).
+   */
+  private bits = new Uint32Array(0);
+  private prepared = 0;
+  /** Lowercase copies of the strings that differ from theirs (few: most are lowercase already). */
+  private readonly lowered = new Map<number, string>();
+  /** Two bytes an id where the segment's strings are fewer than 65,536 (a chunk of a few thousand rows always is). */
+  readonly ids: Uint16Array | Uint32Array;
+  /** Row (from + r)'s extra fields are extraIds[extraStart[r] … extraStart[r + 1]). */
+  readonly extraStart: Uint32Array;
+  extraIds: number[] = [];
+  /**
+   * Per column, the distinct ids its rows hold (and those of the extra fields, last): a query
+   * none of a column's strings match needs no look at that column's ids row by row (an address,
+   * a date or a count rules out most columns of most segments). Built with the character bits.
+   */
+  private colIds: (Uint16Array | Uint32Array)[] | undefined;
+  /**
+   * Per column (then the extra fields), the character bits every one of its strings has (AND)
+   * and any has (OR), without flags. For a one-character query whose bit is exact they answer for
+   * the whole segment: a letter every cell of a column has matches every row (the first letter
+   * typed often does), one no string has matches none, and no string needs a look.
+   */
+  private colAll: Uint32Array | undefined;
+  private colAny: Uint32Array | undefined;
+  private q: string | undefined;
+  private m = new Uint8Array(0);
+  /** How many strings the last query matched: none, and no row of the segment needs a look. */
+  hits = 0;
+
+  constructor(
+    readonly from: number,
+    readonly count: number,
+    strings: readonly string[],
+    maxIds: number,
+  ) {
+    this.dict = strings.slice();
+    this.ids = maxIds <= 65536 ? new Uint16Array(count * NCOL) : new Uint32Array(count * NCOL);
+    this.extraStart = new Uint32Array(count + 1);
+  }
+
+  /** Bytes of the typed arrays. */
+  bytes(): number {
+    let n = this.ids.byteLength + this.extraStart.byteLength + this.bits.byteLength + this.m.byteLength;
+    for (const c of this.colIds ?? []) n += c.byteLength;
+    return n;
+  }
+
+  /** Per column (then the extra fields), its distinct ids in this segment. The rows are all written before a segment is first prepared or searched. */
+  private columnIds(): (Uint16Array | Uint32Array)[] {
+    if (this.colIds) return this.colIds;
+    const n = this.dict.length;
+    const seen = new Int32Array(n).fill(-1);
+    const ids = this.ids;
+    const count = this.count;
+    const out: (Uint16Array | Uint32Array)[] = [];
+    const list: number[] = [];
+    const take = (id: number, stamp: number): void => {
+      if (seen[id] !== stamp) {
+        seen[id] = stamp;
+        list.push(id);
+      }
+    };
+    for (let c = 0; c <= NCOL; c++) {
+      list.length = 0;
+      if (c < NCOL) for (let r = 0; r < count; r++) take(ids[r * NCOL + c]!, c);
+      else for (const x of this.extraIds) take(x, c);
+      out.push(n <= 65536 ? Uint16Array.from(list) : Uint32Array.from(list));
+    }
+    return (this.colIds = out);
+  }
+
+  /**
+   * Where the last query's matches `m` can be in this segment's rows: the columns with a string
+   * it matched (`extras`: an extra field's too), and whether one of those matched with every
+   * string (each row of the segment then matches).
+   */
+  hitColumns(m: Uint8Array): HitPlan {
+    const all = this.columnIds();
+    // A column none of whose strings has every character of the query (the bits any of them has)
+    // holds no match: its ids need no look (addresses, dates and counts, most of a segment's).
+    const any = this.colAny && this.prepared === this.dict.length && this.q !== undefined ? this.colAny : undefined;
+    const want = any ? charBits(this.q!) & ~FLAGS : 0;
+    const cols: number[] = [];
+    let every = false;
+    let extras = false;
+    for (let c = 0; c <= NCOL; c++) {
+      if (any && (any[c]! & want) !== want) continue;
+      const ids = all[c]!;
+      let some = 0;
+      for (let k = 0; k < ids.length; k++) some += m[ids[k]!]!;
+      if (some === 0) continue;
+      if (c === NCOL) extras = true;
+      else cols.push(c);
+      // A cell every row has (not the extra fields, which a row may lack) that always matches.
+      if (c < NCOL && some === ids.length) every = true;
+    }
+    return { cols, extras, every };
+  }
+
+  /** Whether row `r` (of the segment) has a cell or extra field the last query matched (`m`, planned by hitColumns). */
+  rowHit(r: number, m: Uint8Array, plan: HitPlan): boolean {
+    if (plan.every) return true;
+    const { ids, extraStart: es, extraIds: ex } = this;
+    const cols = plan.cols;
+    const base = r * NCOL;
+    for (let j = 0; j < cols.length; j++) if (m[ids[base + cols[j]!]!]) return true;
+    if (plan.extras) for (let k = es[r]!, end = es[r + 1]!; k < end; k++) if (m[ex[k]!]) return true;
+    return false;
+  }
+
+  /** Character bits (and lowercase copies of non-ASCII texts that need one) for every string. */
+  prepare(): void {
+    const n = this.dict.length;
+    if (this.prepared === n) return;
+    if (this.bits.length < n) {
+      const b = new Uint32Array(n);
+      b.set(this.bits.subarray(0, this.prepared));
+      this.bits = b;
+    }
+    for (let id = this.prepared; id < n; id++) {
+      const text = this.dict[id]!;
+      let b = charBits(text);
+      if (b >= LOWERED) {
+        // Non-ASCII: the bits are those of the lowercase text, kept when it differs.
+        const l = text.toLowerCase();
+        b = charBits(l) & ~FLAGS;
+        if (l !== text) {
+          this.lowered.set(id, l);
+          b = (b | LOWERED) >>> 0;
+        }
+      }
+      this.bits[id] = b;
+    }
+    this.prepared = n;
+    const cols = this.columnIds();
+    const all = (this.colAll = new Uint32Array(NCOL + 1));
+    const any = (this.colAny = new Uint32Array(NCOL + 1));
+    for (let c = 0; c <= NCOL; c++) {
+      const ids = cols[c]!;
+      let a = ids.length > 0 ? ~FLAGS : 0;
+      let o = 0;
+      for (let k = 0; k < ids.length; k++) {
+        const b = this.bits[ids[k]!]!;
+        a &= b;
+        o |= b;
+      }
+      all[c] = a >>> 0;
+      any[c] = (o & ~FLAGS) >>> 0;
+    }
+  }
+
+  /**
+   * For a one-character query: 'all' when every row matches (a column every string of which has
+   * the character; not the extra fields, which a row may lack), 'none' when no string has it;
+   * undefined when the strings must be looked at. On a prepared segment from the columns' bits
+   * (for a character whose bit is exact), else from the columns of few strings (`fewHave`).
+   */
+  wholeSegment(q: string): 'all' | 'none' | undefined {
+    if (q.length !== 1) return undefined;
+    if (!this.colAll || !this.colAny || this.prepared !== this.dict.length) return this.fewHave(q);
+    const want = charBits(q) & ~FLAGS;
+    if ((want & EXACT) !== want) return undefined;
+    let some = false;
+    for (let c = 0; c <= NCOL; c++) {
+      if (c < NCOL && (this.colAll[c]! & want) === want) return 'all';
+      if ((this.colAny[c]! & want) === want) some = true;
+    }
+    return some ? undefined : 'none';
+  }
+
+  /**
+   * A segment idle time has not prepared yet (in VS Code, right after a million rows, the idle
+   * time goes to the sorts' ranks as well): 'all' when a column of a few distinct strings has `q`
+   * in every one of them (read as they are, no bits needed), else undefined. The columns'
+   * distinct ids are needed by the search anyway (hitColumns).
+   */
+  private fewHave(q: string): 'all' | undefined {
+    const cols = this.columnIds();
+    for (let c = 0; c < NCOL; c++) {
+      const ids = cols[c]!;
+      if (ids.length === 0 || ids.length > FEW_STRINGS) continue;
+      let every = true;
+      for (let k = 0; k < ids.length && every; k++) every = lowerIncludes(this.dict[ids[k]!]!, q);
+      if (every) return 'all';
+    }
+    return undefined;
+  }
+
+  /** Per string, 1 when its lowercase contains `q` (lowercase, not empty). */
+  matches(q: string): Uint8Array {
+    const n = this.dict.length;
+    if (this.q === q && this.m.length === n) return this.m;
+    // A segment idle time has not prepared yet is searched without its character bits: the
+    // engine's own substring search over each string is ~5× faster than a pass making the bits
+    // (a first keystroke right after a million rows arrived: ~1 s of bits in the page).
+    const unprepared = this.prepared === 0;
+    if (!unprepared) this.prepare();
+    const bits = this.bits;
+    const dict = this.dict;
+    const lowered = this.lowered;
+    const want = charBits(q) & ~FLAGS;
+    // One character whose bit is exact: the bits answer alone.
+    const exact = !unprepared && q.length === 1 && (want & EXACT) === want;
+    let hits = 0;
+    // Typing on: a longer query can only match strings the shorter one matched. Only those are
+    // looked at when they were listed (at a million rows ~200 of a segment's 8,000 strings);
+    // after one letter, which matches most strings, every string is, skipping the others. The
+    // marks are updated in place (no new array per segment and keystroke: at a million rows
+    // those were 6 MB a keystroke for the garbage collector).
+    const narrowing = this.q !== undefined && this.m.length === n && q.includes(this.q);
+    const listed = narrowing ? this.found : undefined;
+    const m = narrowing ? this.m : this.m.length === n ? this.m.fill(0) : new Uint8Array(n);
+    if (found.length < n) found = new Uint32Array(Math.max(n, found.length * 2));
+    const count = listed ? listed.length : n;
+    for (let k = 0; k < count; k++) {
+      const id = listed ? listed[k]! : k;
+      if (narrowing && !m[id]) continue;
+      let hit: boolean;
+      if (unprepared) hit = lowerIncludes(dict[id]!, q);
+      else {
+        const b = bits[id]!;
+        hit = (b & want) === want && (exact || (b >= LOWERED ? lowered.get(id)! : b & UPPER ? dict[id]!.toLowerCase() : dict[id]!).includes(q));
+      }
+      if (hit) {
+        m[id] = 1;
+        found[hits++] = id;
+      } else if (narrowing) m[id] = 0;
+    }
+    this.q = q;
+    this.m = m;
+    this.hits = hits;
+    this.found = q.length === 1 ? undefined : found.slice(0, hits);
+    return m;
+  }
+
+  /** The ids the last query matched, in order (not kept for a one-letter query: most strings). */
+  private found: Uint32Array | undefined;
+}
+
+/** Scratch space for the ids a query matches in a segment. */
+let found = new Uint32Array(1024);
