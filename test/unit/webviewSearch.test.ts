@@ -200,4 +200,14 @@ describe('webview: the search index, against a scan of every cell', () => {
       assert.deepStrictEqual([...m.compute({ search: q, facets: {} }).order], [...fresh.compute({ search: q, facets: {} }).order], q);
     }
   });
+
+  it('idle time prepares the search before it ranks the columns', () => {
+    const m = new RecordsModel();
+    for (let k = 0; k < 3; k++) appendTuples(m, Array.from({ length: 5 }, (_, j) => row(Array.from({ length: 19 }, (_, c) => `w${k}-${j}-${c}`), [])));
+    // Two segments a step: the first two idle steps prepare all three.
+    assert.equal(m.idleNext(), true);
+    assert.equal(m.idleNext(), true);
+    assert.equal(m.prepareSearch(), false, 'every segment prepared by the first two idle steps');
+    assert.equal(m.idleNext(), true, 'the ranks come next');
+  });
 });
