@@ -169,6 +169,12 @@ export interface RowChunk {
   /** Per LISTS field: row i's codes are codes[starts[i] .. starts[i + 1]). */
   listStarts: Codes[];
   listCodes: Codes[];
+  /**
+   * An ASCII chunk's text as it came (views into the message: read them before it is dropped),
+   * string k being units[ends[k - 1] … ends[k]) clamped as `strings` has it: the webview's search
+   * takes its character bits from the bytes, much faster than from the strings.
+   */
+  ascii?: { units: Uint8Array; ends: Uint32Array };
 }
 
 /** Reads a chunk; throws an Error saying what is wrong when the bytes are not one. */
@@ -231,7 +237,7 @@ export function decodeChunk(data: Uint8Array): RowChunk {
       prev = end;
     }
   }
-  return { count, strings, emails, scalars, listStarts, listCodes };
+  return { count, strings, emails, scalars, listStarts, listCodes, ...(ascii ? { ascii: { units: u16 as Uint8Array, ends } } : {}) };
 }
 
 /** The string of `code` in a chunk ('' for a code out of range). */

@@ -156,8 +156,11 @@ describe('rows chunk codec (host → webview)', () => {
       const store = new RowStore();
       appendTuples(store, Array.from({ length: n }, (_, i) => tuple(i)));
       assert.equal(store.length, n);
-      // The ids (one per row and column) and the extra fields' starts (one per row, plus one).
-      assert.equal(store.search.bytes(), n * COLUMNS.length * (n > 10_000 ? 4 : 2) + (n + 1) * 4);
+      // The ids, one per row and column: four bytes each past 65,536 strings, else two.
+      const seg = (store.search as unknown as { segments: { ids: Uint16Array | Uint32Array; extraStart: Uint32Array }[] }).segments[0]!;
+      assert.ok(seg.ids instanceof (n > 10_000 ? Uint32Array : Uint16Array));
+      assert.equal(seg.ids.byteLength, n * COLUMNS.length * (n > 10_000 ? 4 : 2));
+      assert.ok(store.search.bytes() > seg.ids.byteLength + seg.extraStart.byteLength, 'and the prepared search (character bits, column ids)');
       for (const i of [0, 1, n >> 1, n - 1]) {
         assert.equal(store.cell(i, 'source'), `src-${i}`);
         assert.equal(store.cell(i, 'rdns'), `ptr-${i}.example`);

@@ -126,8 +126,8 @@ describe('webview: the search index, against a scan of every cell', () => {
   it('a one-letter query is answered for a whole segment when a column always has it, or (prepared) no string does', () => {
     const store = new RowStore();
     const cells = (first: string, rest: string): string[] => [first, ...Array(18).fill(rest)];
+    // An ASCII chunk is prepared as it is read (its character bits from its bytes): no idle step needed.
     appendTuples(store, [row(cells('Mail.example', 'x'), []), row(cells('ham', 'y'), ['k', 'v'])]);
-    while (store.search.prepareNext());
     const seg = (store.search as unknown as { segments: { wholeSegment(q: string): string | undefined }[] }).segments[0]!;
     assert.equal(seg.wholeSegment('m'), 'all'); // every string of the first column has an m (one as M)
     assert.equal(seg.wholeSegment('q'), 'none');
@@ -135,9 +135,10 @@ describe('webview: the search index, against a scan of every cell', () => {
     assert.equal(seg.wholeSegment('k'), undefined); // an extra field: a row may lack it
     assert.equal(seg.wholeSegment('ma'), undefined); // more than one character: the strings tell
     assert.equal(seg.wholeSegment('4'), undefined); // digits share a bit: not exact
-    // Not prepared yet (right after a load): a column of few strings, read as they are, still says 'all'; 'none' needs the bits.
+    // Not prepared yet (a chunk with non-ASCII text, right after a load): a column of few strings,
+    // read as they are, still says 'all'; 'none' needs the bits.
     const fresh = new RowStore();
-    appendTuples(fresh, [row(cells('Mail.example', 'x'), []), row(cells('ham', 'y'), ['k', 'v'])]);
+    appendTuples(fresh, [row(cells('Mail.example', 'x'), []), row(cells('ham', 'ÿ'), ['k', 'v'])]);
     const unprepared = (fresh.search as unknown as { segments: { wholeSegment(q: string): string | undefined }[] }).segments[0]!;
     assert.equal(unprepared.wholeSegment('m'), 'all');
     assert.equal(unprepared.wholeSegment('q'), undefined);
@@ -203,8 +204,8 @@ describe('webview: the search index, against a scan of every cell', () => {
 
   it('idle time prepares the search before it ranks the columns', () => {
     const m = new RecordsModel();
-    for (let k = 0; k < 3; k++) appendTuples(m, Array.from({ length: 5 }, (_, j) => row(Array.from({ length: 19 }, (_, c) => `w${k}-${j}-${c}`), [])));
-    // Two segments a step: the first two idle steps prepare all three.
+    for (let k = 0; k < 3; k++) appendTuples(m, Array.from({ length: 5 }, (_, j) => row(Array.from({ length: 19 }, (_, c) => `ü${k}-${j}-${c}`), [])));
+    // Not ASCII: these chunks are prepared in idle time, two segments a step.
     assert.equal(m.idleNext(), true);
     assert.equal(m.idleNext(), true);
     assert.equal(m.prepareSearch(), false, 'every segment prepared by the first two idle steps');

@@ -41,6 +41,32 @@ export function charBits(s: string): number {
   return b >>> 0;
 }
 
+/**
+ * charBits of each of a chunk's strings, read from its ASCII bytes (src/shared/rowCodec.ts: string
+ * k is units[ends[k - 1] … ends[k]), clamped as the decoder clamps them): a pass over bytes, at a
+ * million rows ~10× faster than one over the strings. Undefined when a byte is not ASCII (a broken
+ * chunk: its strings are read as the decoder made them instead).
+ */
+export function asciiBits(units: Uint8Array, ends: Uint32Array): Uint32Array | undefined {
+  const n = ends.length;
+  const out = new Uint32Array(n);
+  const size = units.length;
+  let prev = 0;
+  let any = 0;
+  for (let k = 0; k < n; k++) {
+    const end = Math.min(ends[k]!, size);
+    let b = 0;
+    for (let p = prev; p < end; p++) {
+      const c = units[p]!;
+      any |= c;
+      b |= ASCII_BITS[c & 0x7f]!;
+    }
+    out[k] = b >>> 0;
+    prev = end;
+  }
+  return any < 128 ? out : undefined;
+}
+
 /** Characters whose lowercase may differ: ASCII capitals, anything not ASCII. */
 const MAY_LOWER = /[A-Z\u0080-\uffff]/;
 

@@ -52,11 +52,12 @@ export class SearchIndex {
   }
 
   /**
-   * A segment for rows [from, from + count), whose string ids start with `strings` (a chunk's);
-   * `maxIds` bounds how many strings it will hold once the derived ones are added.
+   * A segment for rows [from, from + count), whose string ids start with `strings` (a chunk's,
+   * with their character `bits` when known); `maxIds` bounds how many strings it will hold once
+   * the derived ones are added.
    */
-  begin(from: number, count: number, strings: readonly string[], maxIds = Infinity): SegmentWriter {
-    const seg = new Segment(from, count, strings, maxIds);
+  begin(from: number, count: number, strings: readonly string[], maxIds = Infinity, bits?: Uint32Array): SegmentWriter {
+    const seg = new Segment(from, count, strings, maxIds, bits);
     this.segments.push(seg);
     return {
       segment: seg,
