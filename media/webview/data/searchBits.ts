@@ -43,9 +43,10 @@ export function charBits(s: string): number {
 
 /**
  * charBits of each of a chunk's strings, read from its ASCII bytes (src/shared/rowCodec.ts: string
- * k is units[ends[k - 1] … ends[k]), clamped as the decoder clamps them): a pass over bytes, at a
- * million rows ~10× faster than one over the strings. Undefined when a byte is not ASCII (a broken
- * chunk: its strings are read as the decoder made them instead).
+ * k is units[ends[k - 1] … ends[k]), clamped as the decoder clamps them): a pass over bytes, about
+ * twice as fast as one over the strings (Node, a million rows: 100–115 against 200–250 ms).
+ * Undefined when a byte is not ASCII (a broken chunk: its strings are read as the decoder made
+ * them instead).
  */
 export function asciiBits(units: Uint8Array, ends: Uint32Array): Uint32Array | undefined {
   const n = ends.length;

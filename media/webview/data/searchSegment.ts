@@ -81,8 +81,8 @@ export class Segment {
   /**
    * Per column (then the extra fields), its distinct ids in this segment, in the order rows first
    * have them. The rows are all written before a segment is first prepared or searched. One pass
-   * over the ids row by row, a byte per (string, column) marking those seen: a pass per column
-   * with a closure per cell took ~0.4 ms a segment (a million rows: 113–480 ms).
+   * over the ids row by row, a byte per (string, column) marking those seen (a pass per column
+   * with a closure per cell: 0.12–0.19 ms a segment of 1,250 rows in Node, now 0.10).
    */
   private columnIds(): (Uint16Array | Uint32Array)[] {
     if (this.colIds) return this.colIds;

@@ -127,7 +127,7 @@ export class RowStore implements Facts {
     // rDNS text, and one per extra field.
     const maxIds = nStr + 3 + c.count * 4 + (c.listCodes[L.extras]!.length >> 1);
     // The search's character bits of the chunk's strings, from its bytes (ASCII chunks: all the
-    // API's rows, nearly): ~0.06 ms a chunk, against ~0.3 ms from the strings in idle time.
+    // API's rows, nearly): ~0.14 ms a chunk in Node, half what reading the strings takes.
     const bits = c.ascii && asciiBits(c.ascii.units, c.ascii.ends);
     const w = this.search.begin(this.length, c.count, strings, maxIds, bits);
     const seg = w.segment;
