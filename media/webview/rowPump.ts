@@ -340,9 +340,9 @@ export class RowPump {
 
   /**
    * Work for idle time, in steps of a few milliseconds (a click waits for one at most): while rows
-   * arrive, the search's character bits of the chunks in (only when the page is truly idle, with
-   * no deadline: the rows' transport shares its thread); once every row is in, the ranks as well
-   * (data/query.ts idleNext).
+   * arrive, the search's character bits of the chunks in and the address fields' indexes (only
+   * when the page is truly idle, with no deadline: the rows' transport shares its thread;
+   * data/query.ts whileRowsArrive); once every row is in, the ranks as well (idleNext).
    */
   private whenIdle(complete: boolean): void {
     if (this.idleHandle) cancelIdleCallback(this.idleHandle);
@@ -351,7 +351,7 @@ export class RowPump {
       this.idleHandle = 0;
       const more = (): boolean => deadline.timeRemaining() > 4;
       const model = this.app.model;
-      if (!(complete ? model.idleNext(more) : model.prepareSearch(more))) return;
+      if (!(complete ? model.idleNext(more) : model.whileRowsArrive(more))) return;
       this.idleHandle = requestIdleCallback(step, options);
     };
     this.idleHandle = requestIdleCallback(step, options);

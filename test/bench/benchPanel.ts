@@ -211,7 +211,13 @@ async function main(): Promise<void> {
           await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
           return performance.now() - t0;
         }, [testid, value] as const);
-      for (const field of ['ipAddress', 'ipNetwork', 'dkimDomain', 'reporter', 'visibleFrom', 'source']) results.groupBy.push(await pick('group-by', field));
+      const groupDetail: string[] = [];
+      for (const field of ['ipAddress', 'ipNetwork', 'dkimDomain', 'reporter', 'visibleFrom', 'source']) {
+        const ms = await pick('group-by', field);
+        results.groupBy.push(ms);
+        groupDetail.push(`${field} ${Math.round(ms)}`);
+      }
+      if (process.env.BENCH_PHASES) console.log(`  group-bys: ${groupDetail.join(', ')}`);
       await pick('then-by', 'ipAddress');
       // Filter: one keystroke at a time (the search runs in the input handler), until the next
       // frame is painted; then check the summary really changed.

@@ -133,6 +133,27 @@ describe('webview model: fields', () => {
     const g = fresh.fields.get('ipAddress');
     assert.ok(f.kind === 'single' && g.kind === 'single');
     for (let i = 0; i < other.length; i++) assert.equal(f.dict[f.codes[i]!], g.dict[g.codes[i]!]);
+    // While rows arrive: idle steps between appends build the indexes for the rows in so far, a
+    // group-by meanwhile extends them, and the rows appended after each step are added by the next.
+    const streaming = new RecordsModel();
+    let between = 0;
+    for (let k = 0; k < rows.length; k += 1250) {
+      appendTuples(streaming, rows.slice(k, k + 1250), rows.length);
+      for (let step = 0; step < 3 && streaming.whileRowsArrive(); step++) between++;
+      if (k === 20_000) {
+        // A group-by half-way: the index of the rows in so far, each row's own address.
+        const a = streaming.fields.get('ipAddress');
+        const b = reference.fields.get('ipAddress');
+        assert.ok(a.kind === 'single' && b.kind === 'single');
+        for (let i = 0; i < streaming.length; i++) assert.equal(a.dict[a.codes[i]!], b.dict[b.codes[i]!], `half-way, row ${i}`);
+      }
+    }
+    assert.ok(between > 20, `steps between appends (${between})`);
+    assert.ok((streaming.fields as unknown as { builders: Map<string, { built: number }> }).builders.get('ipNetwork')!.built > 0, 'built while rows arrived');
+    while (streaming.whileRowsArrive());
+    assert.ok(streaming.fields.isBuilt('ipAddress') && streaming.fields.isBuilt('ipNetwork'), 'built to the last row');
+    same(streaming, 'ipAddress');
+    same(streaming, 'ipNetwork');
   });
 });
 

@@ -130,6 +130,18 @@ export class RecordsModel {
     return this.ranks.next(more);
   }
 
+  /**
+   * Work for idle time while rows still arrive: the search's character bits of chunks not
+   * prepared as they were read, then the address fields' indexes for the rows in so far (each
+   * step extends them; rows that arrive later are added by the next). A first group-by IP address
+   * or network right after a million rows otherwise built them then: ~1 s in the page. False when
+   * nothing is left for now.
+   */
+  whileRowsArrive(more: () => boolean = () => false): boolean {
+    if (this.prepareSearch(more)) return true;
+    return this.prepareAddressGroups(more);
+  }
+
   /** The address fields' indexes (group by IP address or network), a step at a time while `more()` says so. False once built. */
   private prepareAddressGroups(more: () => boolean): boolean {
     do {
