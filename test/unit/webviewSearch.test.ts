@@ -210,5 +210,9 @@ describe('webview: the search index, against a scan of every cell', () => {
     assert.equal(m.idleNext(), true);
     assert.equal(m.prepareSearch(), false, 'every segment prepared by the first two idle steps');
     assert.equal(m.idleNext(), true, 'the ranks come next');
+    // ASCII chunks are prepared as they are read: idle time passes over them at once, however many.
+    const ascii = new RecordsModel();
+    for (let k = 0; k < 12; k++) appendTuples(ascii, Array.from({ length: 5 }, (_, j) => row(Array.from({ length: 19 }, (_, c) => `w${k}-${j}-${c}`), [])));
+    assert.equal(ascii.prepareSearch(), false);
   });
 });

@@ -42,13 +42,20 @@ export class SearchIndex {
 
   /**
    * Character bits for the next two segments not prepared yet (idle time, also while rows still
-   * arrive: segments are only ever appended). False once every segment is prepared.
+   * arrive: segments are only ever appended). False when there were none.
    */
   prepareNext(): boolean {
     const segs = this.segments;
-    if (this.preparedUpTo >= segs.length) return false;
-    for (const end = Math.min(segs.length, this.preparedUpTo + 2); this.preparedUpTo < end; this.preparedUpTo++) segs[this.preparedUpTo]!.prepare();
-    return true;
+    // Segments prepared as they were read (ASCII chunks: store.appendChunk) are passed over, not
+    // counted: a step that only moved two places on could not keep up with the rows arriving.
+    let work = 0;
+    while (this.preparedUpTo < segs.length && work < 2) {
+      const seg = segs[this.preparedUpTo++]!;
+      if (seg.ready) continue;
+      seg.prepare();
+      work++;
+    }
+    return work > 0;
   }
 
   /**

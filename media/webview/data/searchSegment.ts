@@ -71,6 +71,11 @@ export class Segment {
     this.extraStart = new Uint32Array(count + 1);
   }
 
+  /** Whether the segment is prepared: every string's bits and each column's (prepare). */
+  get ready(): boolean {
+    return this.colAll !== undefined && this.prepared === this.dict.length;
+  }
+
   /** Bytes of the typed arrays. */
   bytes(): number {
     let n = this.ids.byteLength + this.extraStart.byteLength + this.bits.byteLength + this.m.byteLength;
