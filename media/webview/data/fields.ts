@@ -93,9 +93,14 @@ class Builder {
   }
 }
 
+/** Indexed in idle time: with ~one distinct address a row, the costliest fields to group by. */
+const ADDRESS_FIELDS = ['ipAddress', 'ipNetwork'] as const;
+
 export class Fields {
   private readonly builders = new Map<FieldId, Builder>();
   private readonly networks = new Map<string, string>();
+  /** The address field being indexed in idle time (prepareAddresses). */
+  private addressJob: { generation: number; steps: Generator<void, void, void> } | undefined;
 
   constructor(private readonly store: RowStore) {}
 
@@ -138,6 +143,25 @@ export class Fields {
   isBuilt(id: FieldId): boolean {
     const b = this.builders.get(id);
     return b !== undefined && b.generation === this.store.generation && b.built >= this.store.length;
+  }
+
+  /**
+   * The address fields' indexes (group by IP address or network), a step at a time while
+   * `more()` says so (at least one). False once they cover every row stored now.
+   */
+  prepareAddresses(more: () => boolean): boolean {
+    do {
+      if (!this.addressJob || this.addressJob.generation !== this.store.generation) {
+        const id = ADDRESS_FIELDS.find((f) => !this.isBuilt(f));
+        if (!id) {
+          this.addressJob = undefined;
+          return false;
+        }
+        this.addressJob = { generation: this.store.generation, steps: this.prepareSteps(id) };
+      }
+      if (this.addressJob.steps.next().done) this.addressJob = undefined;
+    } while (more());
+    return true;
   }
 
   /**

@@ -57,15 +57,10 @@ function allows(field: FieldIndex, allowed: Uint8Array, i: number): boolean {
   return false;
 }
 
-/** Grouped by in idle time once the rows are in: with ~one distinct address a row, the costliest to group by. */
-const ADDRESS_FIELDS = ['ipAddress', 'ipNetwork'] as const;
-
 export class RecordsModel {
   readonly store = new RowStore();
   readonly fields = new Fields(this.store);
   private readonly ranks = new ColumnRanks(this.store);
-  /** The address field being indexed in idle time (prepareAddressGroups). */
-  private addressJob: { generation: number; steps: Generator<void, void, void> } | undefined;
   private sorted: { key: string; version: number; order: Uint32Array } | undefined;
   private searchCache: { query: string; version: number; generation: number; length: number; mask: Uint8Array; rows: Uint32Array } | undefined;
   /** Rows and emails per value of each facet over the first `length` rows (all of them once extended). */
@@ -126,7 +121,7 @@ export class RecordsModel {
   idleNext(more: () => boolean = () => false): boolean {
     if (this.prepareSearch(more)) return true;
     if (this.ranks.next(more, true)) return true;
-    if (this.prepareAddressGroups(more)) return true;
+    if (this.fields.prepareAddresses(more)) return true;
     return this.ranks.next(more);
   }
 
@@ -139,23 +134,7 @@ export class RecordsModel {
    */
   whileRowsArrive(more: () => boolean = () => false): boolean {
     if (this.prepareSearch(more)) return true;
-    return this.prepareAddressGroups(more);
-  }
-
-  /** The address fields' indexes (group by IP address or network), a step at a time while `more()` says so. False once built. */
-  private prepareAddressGroups(more: () => boolean): boolean {
-    do {
-      if (!this.addressJob || this.addressJob.generation !== this.store.generation) {
-        const id = ADDRESS_FIELDS.find((f) => !this.fields.isBuilt(f));
-        if (!id) {
-          this.addressJob = undefined;
-          return false;
-        }
-        this.addressJob = { generation: this.store.generation, steps: this.fields.prepareSteps(id) };
-      }
-      if (this.addressJob.steps.next().done) this.addressJob = undefined;
-    } while (more());
-    return true;
+    return this.fields.prepareAddresses(more);
   }
 
   /** The search's character bits, a step at a time while `more()` says so (also while rows arrive). False once all are there. */
