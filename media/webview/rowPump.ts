@@ -345,9 +345,9 @@ export class RowPump {
    * arrive, the search's character bits of the chunks not prepared as they were read and the
    * address fields' indexes (data/query.ts whileRowsArrive); once every row is in, the ranks as
    * well (idleNext). While rows arrive a step also runs when no idle time came for
-   * STREAM_IDLE_TIMEOUT_MS, unless rows wait to be read: at a million rows the page had idle time 8–15 times over the whole
-   * load, and the address indexes reached 75–140k of the rows (a first group-by IP address then
-   * took 0.7–1 s); with it, 97–99% of them (157–166 ms).
+   * STREAM_IDLE_TIMEOUT_MS, unless rows wait to be read: at a million rows the page had idle
+   * time only 8–15 times over the whole load, and the address indexes reached 75–140k of the rows
+   * (a first group-by IP address then took 0.7–1 s; with the timeout 188–259 ms in bench:panel).
    */
   private whenIdle(complete: boolean): void {
     if (this.idleHandle) cancelIdleCallback(this.idleHandle);
