@@ -7,7 +7,7 @@ import { endProblem, parseBound, presetRange, startProblem, type DateRange, type
 import type { Prompter } from '../ui/prompter';
 import type { Node } from '../tree/nodes';
 import { Commands } from '../commands';
-import type { RecordsPanels } from './recordsPanel';
+import type { RecordsPanels } from './recordsPanels';
 import type { AccountLookup } from '../reportFiles/reportFiles';
 
 

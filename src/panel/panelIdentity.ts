@@ -16,6 +16,11 @@ export interface PanelTarget {
   initialSearch?: string;
 }
 
+/** Whether the panel shows rows of this organization between start and end (epoch ms, inclusive). */
+export function showsRange(t: PanelTarget, accountId: string, organizationId: string, start: number, end: number): boolean {
+  return t.account.id === accountId && t.org.id === organizationId && t.start.getTime() <= end && t.end.getTime() >= start;
+}
+
 export function identityOf(target: PanelTarget): PanelIdentity {
   return {
     accountId: target.account.id,

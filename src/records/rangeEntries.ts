@@ -3,7 +3,7 @@
  * them (one covering entry, or consecutive ones joined). Pure functions over sorted arrays.
  */
 import type { DmarcRecord, FetchResult, RecordWarning, RejectedSummary } from '../api/types';
-import type { RangeData } from './recordStore';
+import type { RangeData } from './storeTypes';
 import { radixOrderSteps } from '../shared/sorts';
 
 /** What is held for one organization: entries, and the shared arrays peekRecords gave out. */
@@ -104,10 +104,10 @@ export async function makeEntry(start: number, end: number, result: FetchResult,
 }
 
 /**
- * Drops the oldest entries of `held` (never `spare`) while their rows and `extra` more are over
- * `max`. Returns the entries dropped, oldest first.
+ * Drops the oldest entries of `held` (never those `keep` says to keep) while their rows and
+ * `extra` more are over `max`. Returns the entries dropped, oldest first.
  */
-export function dropOldest(held: readonly HeldRanges[], max: number, extra = 0, spare?: Entry): Entry[] {
+export function dropOldest(held: readonly HeldRanges[], max: number, extra = 0, keep?: (entry: Entry, state: HeldRanges) => boolean): Entry[] {
   const all: { state: HeldRanges; entry: Entry }[] = [];
   let total = extra;
   for (const state of held) {
@@ -121,7 +121,7 @@ export function dropOldest(held: readonly HeldRanges[], max: number, extra = 0, 
   all.sort((a, b) => a.entry.storedSeq - b.entry.storedSeq);
   for (const { state, entry } of all) {
     if (total <= max) break;
-    if (entry === spare) continue;
+    if (keep?.(entry, state)) continue;
     state.entries = state.entries.filter((x) => x !== entry);
     state.views.clear();
     total -= entry.records.length;

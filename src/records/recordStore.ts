@@ -23,85 +23,17 @@
  *   to it after a network fetch; open ones (today, Last N days, the current month) stay in
  *   memory only.
  */
-import type { DmarcRecord, FetchResult, RecordWarning, RejectedSummary } from '../api/types';
+import type { DmarcRecord, FetchResult } from '../api/types';
 import { DEFAULT_SETTLE_DAYS, isClosed } from './buckets';
 import type { DiskCache } from './diskCache';
 import { settledWithin, wakeSignal } from '../shared/busy';
+import type { GetOptions, RangeData, RangeFetcher, RecordScope, RecordStoreOptions, RowsListener } from './storeTypes';
 import { covering, dropOldest, fromMemory, insert, makeEntry, slice, view, type Entry, type HeldRanges } from './rangeEntries';
 
-export interface RecordScope {
-  accountId: string;
-  baseUrl: string;
-  apiKey: string;
-  organizationId: string;
-}
+export type { GetOptions, RangeData, RangeFetcher, RecordScope, RecordStoreOptions, RowsListener } from './storeTypes';
 
 /** How long a fetch's result waits for its `onComplete` callers to hand its rows on (RowsOptions). */
 const HANDOFF_MAX_MS = 30_000;
-/** Rows of a fetch as they arrive (`offset` 0 again: a retry); a promise returned holds the reading (ClientOptions.onRows). */
-export type RowsListener = (records: DmarcRecord[], offset: number) => unknown;
-
-/** Fetches a range; calls `onRows` with the rows as they arrive, when it can (see ClientOptions.onRows). */
-export type RangeFetcher = (scope: RecordScope, start: Date, end: Date, signal?: AbortSignal, onRows?: RowsListener) => Promise<FetchResult>;
-
-export interface RangeData {
-  /** Rows with start <= dateMs <= end, by date ascending (ties in server order). A fresh array. */
-  records: DmarcRecord[];
-  warnings: RecordWarning[];
-  rejected: RejectedSummary;
-  /** When the data was fetched from the API (epoch ms), whichever cache served it. */
-  fetchedAt: number;
-  fromCache: 'memory' | 'disk' | 'network';
-}
-
-export interface RecordStoreOptions {
-  fetch: RangeFetcher;
-  disk?: DiskCache;
-  /**
-   * Delay before a settled range is written to disk. The extension waits a little so the write
-   * (100k rows is ~100 MB of JSON to produce) does not compete with painting the same rows.
-   */
-  writeDelayMs?: number;
-  /**
-   * Resolves when the views are not busy taking in rows (src/shared/busy.ts): after
-   * `writeDelayMs` a settled range's disk write also waits for this.
-   */
-  quiet?: () => Promise<void>;
-  /**
-   * Rows kept in memory across all ranges; past it the oldest ranges are dropped (settled ones
-   * are still on disk). Unbounded, every 100k-row range a user opens stays on the heap and each
-   * garbage collection gets longer. Default 300,000.
-   */
-  maxRecords?: number;
-  now?: () => Date;
-  /** See DEFAULT_SETTLE_DAYS. */
-  settleDays?: number;
-  log?: (line: string) => void;
-  /** Scopes whose rows are never written to the disk cache (report files: their own cache holds them). */
-  noDisk?: (accountId: string) => boolean;
-}
-
-export interface GetOptions {
-  /** Ignore memory and disk, fetch from the API, and replace the held data on success. */
-  refresh?: boolean;
-  signal?: AbortSignal;
-  /**
-   * Rows of the fetch or disk read serving this call as they arrive, in arrival order (rows outside
-   * the range included: filter them), those that arrived before this call joined first; a promise
-   * returned holds the reading (RowsListener); offset 0 again starts over. Not called when memory
-   * serves the range. When `get` resolves, its records are the same rows (sorted, inside the
-   * range); when it rejects, the rows handed out were incomplete and nothing of them was kept.
-   */
-  onRows?: RowsListener;
-  /**
-   * With `onRows`: called once the fetch serving this call has its whole, validated result (its
-   * records: the rows handed to `onRows`), before the store sorts and keeps it. What it returns,
-   * the store awaits first (30 s at most): a panel still passing a million rows on to its webview
-   * lost a second or more of the extension host to the sort (full collections of the heap, ~300
-   * ms each). `get` resolves after.
-   */
-  onComplete?: (result: FetchResult) => unknown;
-}
 
 interface Flight {
   start: number;
@@ -143,6 +75,8 @@ export class RecordStore {
   private woken = wakeSignal();
   /** The disk clears `invalidate` started, done. */
   private clearing: Promise<void> = Promise.resolve();
+  /** A `release` that kept a range for its disk write: done again after each write. */
+  private afterWrites: Parameters<RecordStore['release']>[0] | undefined;
 
   constructor(opts: RecordStoreOptions) {
     this.fetcher = opts.fetch;
@@ -242,13 +176,32 @@ export class RecordStore {
   /** Inserts an entry, then drops the oldest entries (never this one) while over maxRecords. */
   private keep(state: ScopeState, entry: Entry): void {
     insert(state, entry);
-    this.fit(0, entry);
+    this.fit(0, (e) => e === entry);
+  }
+
+  /**
+   * A view stopped showing its rows (a panel closed): drops the oldest ranges while the rows held
+   * are over maxRecords, except those `inUse` says a view still shows and those whose disk write
+   * is under way (looked at again when it is done: dropped now, it would be abandoned). Before,
+   * the newest range stayed whatever its size until the next fetch: a closed million-row panel
+   * kept ~400 MB of the extension host, which every extension shares.
+   */
+  release(inUse: (accountId: string, organizationId: string, start: number, end: number) => boolean): void {
+    const scopes = new Map<HeldRanges, [string, string]>();
+    for (const [accountId, orgs] of this.accounts) for (const [orgId, st] of orgs) scopes.set(st, [accountId, orgId]);
+    let waiting = false;
+    this.fit(0, (entry, st) => {
+      const [accountId, orgId] = scopes.get(st)!;
+      if (inUse(accountId, orgId, entry.start, entry.end)) return true;
+      return this.abandon.has(entry) && (waiting = true);
+    });
+    this.afterWrites = waiting ? inUse : undefined;
   }
 
   /** Drops the oldest ranges while the rows held and `arriving` more are over maxRecords (also while a fetch streams in: a second 1M range arrived on top of the first, 1.27 GB in use). */
-  private fit(arriving: number, spare?: Entry): void {
+  private fit(arriving: number, keep?: (entry: Entry, state: HeldRanges) => boolean): void {
     const held = [...this.accounts.values()].flatMap((orgs) => [...orgs.values()]);
-    for (const gone of dropOldest(held, this.maxRecords, arriving, spare)) {
+    for (const gone of dropOldest(held, this.maxRecords, arriving, keep)) {
       this.log(`memory cache: dropped a range of ${gone.records.length} rows (over ${this.maxRecords})`);
       this.abandon.get(gone)?.();
     }
@@ -387,6 +340,7 @@ export class RecordStore {
       .finally(() => {
         this.writes.delete(p);
         this.abandon.delete(entry);
+        if (this.afterWrites) this.release(this.afterWrites);
       });
     this.writes.add(p);
   }
