@@ -352,6 +352,17 @@ describe('records panel in the browser', () => {
       assert.match(await note.innerText(), /^[\d,]+ rows so far…$/);
       const early = await summaryRows();
       assert.equal(await frame.locator('[data-testid="records-panel"]').getAttribute('data-phase'), 'loading');
+      // The bar slides while the server still sends, at 20 frames a second at most (stepped, not
+      // 60: see toolbar.css): the distinct positions seen over a second of animation frames.
+      const positions = await frame.locator('[data-testid="progress"] .progress-bar').evaluate(async (bar) => {
+        const seen = new Set<string>();
+        for (const t0 = performance.now(); performance.now() - t0 < 1000; ) {
+          seen.add(getComputedStyle(bar).transform);
+          await new Promise((r) => requestAnimationFrame(r));
+        }
+        return seen.size;
+      });
+      assert.ok(positions >= 2 && positions <= 21, `${positions} positions in a second`);
       // Usable meanwhile: a search narrows the rows, and clearing it brings them back.
       const search = frame.locator('[data-testid="search"]');
       await search.fill('zzz-no-such-row');
