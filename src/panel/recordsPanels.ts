@@ -9,7 +9,9 @@ export class RecordsPanels implements vscode.Disposable {
   private readonly panels = new Map<string, RecordsPanel>();
   private activePanel: RecordsPanel | undefined;
 
-  constructor(private readonly deps: PanelDeps) {}
+  constructor(private readonly deps: PanelDeps) {
+    deps.store.setViews((...range) => [...this.panels.values()].some(({ target }) => showsRange(target, ...range)));
+  }
 
   /** The open panel for this organization + range (+ source), if any. */
   find(target: PanelTarget): RecordsPanel | undefined {
@@ -82,7 +84,7 @@ export class RecordsPanels implements vscode.Disposable {
       if (this.activePanel === rp) this.activePanel = undefined;
       rp.dispose();
       // Its rows may leave memory now (over the store's cap; what the other panels show stays).
-      this.deps.store.release((...range) => [...this.panels.values()].some(({ target }) => showsRange(target, ...range)));
+      this.deps.store.release();
     });
     return rp;
   }

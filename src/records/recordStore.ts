@@ -32,6 +32,9 @@ import { covering, dropOldest, fromMemory, insert, makeEntry, slice, view, type 
 
 export type { GetOptions, RangeData, RangeFetcher, RecordScope, RecordStoreOptions, RowsListener } from './storeTypes';
 
+/** Whether an open view shows rows of this organization between start and end (epoch ms). */
+export type InUse = (accountId: string, organizationId: string, start: number, end: number) => boolean;
+
 /** How long a fetch's result waits for its `onComplete` callers to hand its rows on (RowsOptions). */
 const HANDOFF_MAX_MS = 30_000;
 
@@ -75,8 +78,10 @@ export class RecordStore {
   private woken = wakeSignal();
   /** The disk clears `invalidate` started, done. */
   private clearing: Promise<void> = Promise.resolve();
-  /** A `release` that kept a range for its disk write: done again after each write. */
-  private afterWrites: Parameters<RecordStore['release']>[0] | undefined;
+  /** What the open views show (`setViews`). */
+  private shown: InUse = () => false;
+  /** A `release` kept a range for its disk write: it is done again after each write. */
+  private afterWrites = false;
 
   constructor(opts: RecordStoreOptions) {
     this.fetcher = opts.fetch;
@@ -179,23 +184,29 @@ export class RecordStore {
     this.fit(0, (e) => e === entry);
   }
 
+  /** How the store asks which ranges the open views show (the records panels: src/panel/recordsPanels.ts). */
+  setViews(inUse: InUse): void {
+    this.shown = inUse;
+  }
+
   /**
    * A view stopped showing its rows (a panel closed): drops the oldest ranges while the rows held
-   * are over maxRecords, except those `inUse` says a view still shows and those whose disk write
-   * is under way (looked at again when it is done: dropped now, it would be abandoned). Before,
-   * the newest range stayed whatever its size until the next fetch: a closed million-row panel
-   * kept ~400 MB of the extension host, which every extension shares.
+   * are over maxRecords, except those the open views still show and those whose disk write is
+   * under way (looked at again when it is done: dropped now, it would be abandoned). Before, the
+   * newest range stayed whatever its size until the next fetch: a closed million-row panel kept
+   * ~400 MB of the extension host, which every extension shares.
    */
-  release(inUse: (accountId: string, organizationId: string, start: number, end: number) => boolean): void {
+  release(): void {
+    let waiting = false;
+    this.fitUnshown(0, (entry) => this.abandon.has(entry) && (waiting = true));
+    this.afterWrites = waiting;
+  }
+
+  /** `fit`, keeping what the open views show and what `keep` says. */
+  private fitUnshown(arriving: number, keep: (entry: Entry) => boolean = () => false): void {
     const scopes = new Map<HeldRanges, [string, string]>();
     for (const [accountId, orgs] of this.accounts) for (const [orgId, st] of orgs) scopes.set(st, [accountId, orgId]);
-    let waiting = false;
-    this.fit(0, (entry, st) => {
-      const [accountId, orgId] = scopes.get(st)!;
-      if (inUse(accountId, orgId, entry.start, entry.end)) return true;
-      return this.abandon.has(entry) && (waiting = true);
-    });
-    this.afterWrites = waiting ? inUse : undefined;
+    this.fit(arriving, (entry, st) => this.shown(...scopes.get(st)!, entry.start, entry.end) || keep(entry));
   }
 
   /** Drops the oldest ranges while the rows held and `arriving` more are over maxRecords (also while a fetch streams in: a second 1M range arrived on top of the first, 1.27 GB in use). */
@@ -237,6 +248,10 @@ export class RecordStore {
     // Rows as they arrive (disk or network) to the listeners, kept for late joiners; memory bound kept.
     const onRows = (records: DmarcRecord[], offset: number): Promise<unknown> | undefined => {
       (offset === 0 ? (flight.streamed = []) : flight.streamed).push(records);
+      // A fetch's first rows: over the cap, the ranges no view shows leave memory now, before the
+      // new rows pile up on them (a previous million-row range still held when the next one
+      // arrived: the collector traced it on the host's cores at the start of the load).
+      if (offset === 0) this.fitUnshown(records.length);
       if (offset + records.length > this.maxRecords / 2) this.fit(offset + records.length);
       let holds: unknown[] | undefined; // the reading waits for each listener that asks it to
       for (const l of [...flight.listeners]) {
@@ -340,7 +355,7 @@ export class RecordStore {
       .finally(() => {
         this.writes.delete(p);
         this.abandon.delete(entry);
-        if (this.afterWrites) this.release(this.afterWrites);
+        if (this.afterWrites) this.release();
       });
     this.writes.add(p);
   }

@@ -21,7 +21,8 @@ describe('records: RecordStore.release (a view closed)', () => {
     assert.ok(rows > 1);
     assert.ok(store.peek(scope, oct.start, oct.end), 'held while a view may show it (the newest stays over the cap)');
     const asked: unknown[][] = [];
-    store.release((...range) => (asked.push(range), false));
+    store.setViews((...range) => (asked.push(range), false));
+    store.release();
     assert.deepEqual(asked, [[scope.accountId, scope.organizationId, oct.start.getTime(), oct.end.getTime()]], 'asked about the range held');
     assert.equal(store.peek(scope, oct.start, oct.end), undefined, 'dropped');
     assert.deepEqual(logs, [`memory cache: dropped a range of ${rows} rows (over 1)`]);
@@ -34,16 +35,18 @@ describe('records: RecordStore.release (a view closed)', () => {
     await store.get(scope, oct.start, oct.end);
     // A panel on a day inside October still shows part of it.
     const day = oct.start.getTime() + 3 * 86_400_000;
-    store.release((accountId, orgId, start, end) => accountId === scope.accountId && orgId === scope.organizationId && start <= day && end >= day);
+    store.setViews((accountId, orgId, start, end) => accountId === scope.accountId && orgId === scope.organizationId && start <= day && end >= day);
+    store.release();
     assert.ok(store.peek(scope, oct.start, oct.end), 'kept: shown by another panel');
     // The same range of another organization is not this one.
-    store.release((accountId, orgId) => accountId === otherOrg.accountId && orgId === otherOrg.organizationId);
+    store.setViews((accountId, orgId) => accountId === otherOrg.accountId && orgId === otherOrg.organizationId);
+    store.release();
     assert.equal(store.peek(scope, oct.start, oct.end), undefined);
 
     const roomy = new RecordStore({ fetch: api.fetch, now: () => now, log: (l) => logs.push(l) });
     await roomy.get(scope, oct.start, oct.end);
     await roomy.get(otherOrg, sep.start, sep.end);
-    roomy.release(() => false);
+    roomy.release();
     assert.ok(roomy.peek(scope, oct.start, oct.end) && roomy.peek(otherOrg, sep.start, sep.end), 'under the default cap: both stay');
   });
 
@@ -62,7 +65,7 @@ describe('records: RecordStore.release (a view closed)', () => {
       const got = await store.get(scope, oct.start, oct.end);
       for (const until = Date.now() + 5_000; quietCalls === 0 && Date.now() < until; ) await new Promise((r) => setTimeout(r, 5));
       assert.ok(quietCalls > 0, 'the write waits for quiet views');
-      store.release(() => false);
+      store.release();
       assert.ok(store.peek(scope, oct.start, oct.end), 'kept while its write waits (dropping it would abandon the write)');
       assert.ok(!logs.some((l) => l.includes('abandoned') || l.includes('dropped')), logs.join('\n'));
       gate.resolve();

@@ -171,6 +171,8 @@ describe('record store: rows while they arrive', () => {
       });
       const a = utcDayRange('2025-06-01', '2025-06-02');
       const b = utcDayRange('2025-06-05', '2025-06-08');
+      // A panel still shows the first range: only the bound drops it (no view: see the next test).
+      store.setViews(() => true);
       const first = await store.get(sc, new Date(a.startDate), new Date(a.endDate));
       assert.equal(first.records.length, 200);
       const heldWhile: boolean[] = [];
@@ -183,6 +185,41 @@ describe('record store: rows while they arrive', () => {
       assert.equal(heldWhile.at(-1), false, 'dropped before the last rows were handed out');
       assert.deepEqual(logs.filter((l) => l.startsWith('memory cache')), ['memory cache: dropped a range of 200 rows (over 300)']);
       assert.equal(store.peek(sc, new Date(b.startDate), new Date(b.endDate))?.records.length, 400, 'the new range is kept');
+    } finally {
+      await big.close();
+    }
+  });
+  it('over the cap already, a fetch\u2019s first rows drop the ranges no view shows; one a view shows goes only past the usual bound', async () => {
+    const big = await startApiServer({ now: NOW, rowsPerDay: 100, faults: { bodyStallMs: 300 } });
+    try {
+      const sc = { ...scope, baseUrl: big.url };
+      // The first range (5 days, 500 rows) alone over the cap (400); the first piece of the second
+      // (4 days) is under half the cap, where the bound drops ranges while rows arrive.
+      const a = utcDayRange('2025-06-01', '2025-06-05');
+      const b = utcDayRange('2025-06-10', '2025-06-13');
+      const heldAtFirstRows = async (shown: boolean): Promise<boolean[]> => {
+        const store = new RecordStore({
+          fetch: (s, start, end, signal, onRows) =>
+            fetchDmarcRecords({ baseUrl: s.baseUrl, apiKey: s.apiKey, organizationId: s.organizationId, startDate: start, endDate: end }, { signal, onRows, retries: 0, timeoutMs: 10_000 }),
+          now: () => NOW,
+          maxRecords: 400,
+        });
+        const aStart = new Date(a.startDate).getTime();
+        store.setViews((_acc, _org, start, end) => shown && start <= aStart && end >= aStart);
+        // Alone over the cap: held (the newest range stays while a view may show it).
+        assert.equal((await store.get(sc, new Date(a.startDate), new Date(a.endDate))).records.length, 500);
+        const held: boolean[] = [];
+        await store.get(sc, new Date(b.startDate), new Date(b.endDate), {
+          onRows: () => held.push(store.peek(sc, new Date(a.startDate), new Date(a.endDate)) !== undefined),
+        });
+        return held;
+      };
+      const unshown = await heldAtFirstRows(false);
+      assert.equal(unshown[0], false, 'no view shows it: gone before the first rows are handed out');
+      const shown = await heldAtFirstRows(true);
+      assert.ok(shown.length >= 2, `rows came in ${shown.length} pieces`);
+      assert.equal(shown[0], true, 'a view shows it: still held at the first rows');
+      assert.equal(shown.at(-1), false, 'and dropped past the bound, as before');
     } finally {
       await big.close();
     }
