@@ -250,7 +250,8 @@ export class RecordStore {
       (offset === 0 ? (flight.streamed = []) : flight.streamed).push(records);
       // A fetch's first rows: over the cap, the ranges no view shows leave memory now, before the
       // new rows pile up on them (a previous million-row range still held when the next one
-      // arrived: the collector traced it on the host's cores at the start of the load).
+      // arrived: the collector traced it on the host's cores at the start of the load). A disk
+      // write still under way for one is abandoned, as storing the new range would do anyway.
       if (offset === 0) this.fitUnshown(records.length);
       if (offset + records.length > this.maxRecords / 2) this.fit(offset + records.length);
       let holds: unknown[] | undefined; // the reading waits for each listener that asks it to
