@@ -14,6 +14,10 @@
  * - Otherwise it waits for an in-flight request covering it, if any (a day inside a month being
  *   fetched waits for the month), else starts one. Callers share it; one caller's AbortSignal
  *   only abandons that caller's wait, and the request itself is aborted when every waiter has.
+ * - Memory holds at most `maxRecords` rows: storing a range (or a fetch passing half the bound
+ *   as it streams in) drops the oldest others. The newest stays even alone over the bound while
+ *   its panel is open; when a panel closes (`release`) or a fetch's first rows come in, the ranges
+ *   over the bound that no open panel shows (`setViews`) go too.
  * - Storing a range drops the held entries inside it that are not newer (a month read from disk
  *   does not displace a day refreshed this session). A failed request changes nothing, so a
  *   failed refresh leaves the old data in place.
@@ -27,13 +31,10 @@ import type { DmarcRecord, FetchResult } from '../api/types';
 import { DEFAULT_SETTLE_DAYS, isClosed } from './buckets';
 import type { DiskCache } from './diskCache';
 import { settledWithin, wakeSignal } from '../shared/busy';
-import type { GetOptions, RangeData, RangeFetcher, RecordScope, RecordStoreOptions, RowsListener } from './storeTypes';
+import type { GetOptions, InUse, RangeData, RangeFetcher, RecordScope, RecordStoreOptions, RowsListener } from './storeTypes';
 import { covering, dropOldest, fromMemory, insert, makeEntry, slice, view, type Entry, type HeldRanges } from './rangeEntries';
 
-export type { GetOptions, RangeData, RangeFetcher, RecordScope, RecordStoreOptions, RowsListener } from './storeTypes';
-
-/** Whether an open view shows rows of this organization between start and end (epoch ms). */
-export type InUse = (accountId: string, organizationId: string, start: number, end: number) => boolean;
+export type { GetOptions, InUse, RangeData, RangeFetcher, RecordScope, RecordStoreOptions, RowsListener } from './storeTypes';
 
 /** How long a fetch's result waits for its `onComplete` callers to hand its rows on (RowsOptions). */
 const HANDOFF_MAX_MS = 30_000;

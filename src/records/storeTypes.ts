@@ -12,6 +12,9 @@ export interface RecordScope {
   organizationId: string;
 }
 
+/** Whether an open view shows rows of this organization between start and end (epoch ms): RecordStore.setViews. */
+export type InUse = (accountId: string, organizationId: string, start: number, end: number) => boolean;
+
 /** Rows of a fetch as they arrive (`offset` 0 again: a retry); a promise returned holds the reading (ClientOptions.onRows). */
 export type RowsListener = (records: DmarcRecord[], offset: number) => unknown;
 
