@@ -29,6 +29,10 @@ export interface ActionsHost {
 export class Actions {
   private readonly detailCache = new Map<number, RowDetail>();
   private detailTimer = 0;
+  /** The row whose JSON is asked for (waiting out DETAIL_DELAY_MS or on its way), -1 if none. */
+  private detailWanted = -1;
+  /** Counts the loads (resetDetail): an answer for an earlier one is dropped. */
+  private detailLoad = 0;
 
   constructor(
     private readonly model: RecordsModel,
@@ -47,6 +51,9 @@ export class Actions {
 
   resetDetail(): void {
     this.detailCache.clear();
+    this.cancelDetail();
+    // A request of the previous load still on its way is not for these rows.
+    this.detailLoad++;
     this.detail.showPlaceholder();
   }
 
@@ -55,32 +62,52 @@ export class Actions {
     return [s.cell(index, 'source'), s.cell(index, 'ipAddress')].filter(Boolean).join(' · ');
   }
 
+  private cancelDetail(): void {
+    if (this.detailTimer) clearTimeout(this.detailTimer);
+    this.detailTimer = 0;
+    this.detailWanted = -1;
+  }
+
   /** Shows the focused row in the details pane, asking the host for its JSON once. */
   showFocused(open: boolean): void {
     const index = this.selection.focus;
-    if (this.detailTimer) clearTimeout(this.detailTimer);
-    if (!open) return;
+    if (!open) return this.cancelDetail();
     if (index < 0 || index >= this.model.length) {
+      this.cancelDetail();
       this.detail.showPlaceholder();
       return;
     }
-    if (this.detail.shownIndex === index && !this.detailCache.has(index)) return;
     const cached = this.detailCache.get(index);
     if (cached) {
+      this.cancelDetail();
       if (this.detail.shownIndex !== index) this.detail.show(cached, this.rowLabel(index));
       return;
     }
+    // Asked for already (waiting out the delay, or on its way): the answer shows it. Called again
+    // for the same row meanwhile (a click then Ctrl+A), it used to cancel the wait and never ask,
+    // leaving the pane on "Loading…".
+    if (this.detailWanted === index) return;
+    this.cancelDetail();
+    this.detailWanted = index;
     this.detail.showLoading(index, this.rowLabel(index));
+    const load = this.detailLoad;
     this.detailTimer = window.setTimeout(() => {
       this.detailTimer = 0;
+      const done = (): void => {
+        if (this.detailWanted === index && this.detailLoad === load) this.detailWanted = -1;
+      };
       request<RowDetail>({ type: 'getRow', index })
         .then((d) => {
+          if (this.detailLoad !== load) return;
           if (!d || typeof d !== 'object') throw new Error('The host sent no row.');
+          done();
           this.detailCache.set(index, d);
           if (this.detailCache.size > DETAIL_CACHE) this.detailCache.delete(this.detailCache.keys().next().value!);
           if (this.selection.focus === index) this.detail.show(d, this.rowLabel(index));
         })
         .catch((err: Error) => {
+          if (this.detailLoad !== load) return;
+          done();
           if (this.selection.focus === index) this.detail.showError(index, err.message);
         });
     }, DETAIL_DELAY_MS);
