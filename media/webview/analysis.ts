@@ -240,7 +240,7 @@ export class Analysis {
     if (!s.groupBy) return;
     const { lines, total, multi } = this.lines();
     const level0 = lines.groups;
-    this.groups.update(lines, total, this.sort, s.thenBy ? l10n.t('{0} by {1} → {2}', plural(level0, l10n.t('group'), l10n.t('groups')), groupLabel(s.groupBy), groupLabel(s.thenBy)) : l10n.t('{0} by {1}', plural(level0, l10n.t('group'), l10n.t('groups')), groupLabel(s.groupBy)), multi);
+    this.groups.update(lines, total, this.lastView?.order.length ?? 0, this.sort, s.thenBy ? l10n.t('{0} by {1} → {2}', plural(level0, l10n.t('group'), l10n.t('groups')), groupLabel(s.groupBy), groupLabel(s.thenBy)) : l10n.t('{0} by {1}', plural(level0, l10n.t('group'), l10n.t('groups')), groupLabel(s.groupBy)), multi);
   }
 
   private chooseGroup(line: GroupLine): void {

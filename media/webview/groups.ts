@@ -120,8 +120,16 @@ export class GroupsTable {
     }
   }
 
-  update(lines: GroupLines, total: number, sort: { by: GroupSortKey; descending: boolean }, note: string, multi: boolean): void {
+  /**
+   * `total`: the emails of the rows grouped, `rows` their number: no group counts more (a row in
+   * several groups counts once in each), so Rows and Emails are made wide enough for these.
+   */
+  update(lines: GroupLines, total: number, rows: number, sort: { by: GroupSortKey; descending: boolean }, note: string, multi: boolean): void {
     this.multi.hidden = !multi;
+    // Tabular digits are 1ch each, and a separator is no wider; 12px of padding.
+    const width = (n: number, min: number): string => `max(${min}px, calc(${formatCount(n).length}ch + 12px))`;
+    this.grid.style.setProperty('--groups-rows-w', width(rows, 52));
+    this.grid.style.setProperty('--groups-emails-w', width(total, 80));
     this.lines = lines;
     this.total = total;
     this.cursor = Math.min(this.cursor, Math.max(0, lines.length - 1));

@@ -17,6 +17,7 @@ describe('panel and tree actions in the browser', () => {
   let wb: Workbench;
   let server: ApiServer;
   let hostile: ApiServer;
+  let big: ApiServer;
   const fetches = (s: ApiServer, org: string) => s.requests.filter((r) => r.query.organizationId === org && r.query.startDate !== undefined);
 
   async function openPanel(orgName: string, range: string): Promise<Frame> {
@@ -35,6 +36,8 @@ describe('panel and tree actions in the browser', () => {
     server = await startApiServer({ keys: { [KEY]: [ORG] }, rowsPerDay: 40 });
     // Every text field of every row starts with a right-to-left override.
     hostile = await startApiServer({ keys: { [KEY]: ['org-bidi'] }, rowsPerDay: 10, faults: { hostileStrings: ['\u202egnp.exe'] } });
+    // Counts of five and more digits in the groups (tens of thousands of rows, millions of emails).
+    big = await startApiServer({ keys: { [KEY]: ['org-big'] }, rowsPerDay: 3_000 });
     wb = await openWorkbench();
     await openDmarcView(wb.page);
     await addAccount(wb.page, { label: 'Actions', baseUrl: server.url, key: KEY, orgId: ORG, orgName: 'Actions Org' });
@@ -43,6 +46,7 @@ describe('panel and tree actions in the browser', () => {
     await wb?.close();
     await server?.close();
     await hostile?.close();
+    await big?.close();
   });
 
   it('the view toolbar Refresh fetches the expanded range again, once, and keeps its rows shown', async () => {
@@ -107,6 +111,19 @@ describe('panel and tree actions in the browser', () => {
     const detail = JSON.parse(await json.innerText()) as { ipAddress?: string };
     assert.equal(detail.ipAddress, await row.locator('[data-column="ipAddress"]').innerText(), "the details are the clicked row's");
     assert.match(await frame.locator('[data-testid="detail"]').innerText(), new RegExp(`\\b${index + 1}\\b`), 'titled with its row number');
+  });
+
+  it('shows every group count whole: Rows and Emails are as wide as their largest value', async () => {
+    await addAccount(wb.page, { label: 'Big', baseUrl: big.url, key: KEY, orgId: 'org-big', orgName: 'Big Org' });
+    const f = await openPanel('Big Org', 'Last 7 days');
+    await f.getByLabel('Group by', { exact: true }).selectOption('source');
+    await f.locator('.groups-line').first().waitFor();
+    const cells = await f.locator('.groups-row .groups-cell.numeric').evaluateAll((els) =>
+      els.map((e) => ({ text: (e as HTMLElement).innerText, cut: e.scrollWidth > e.clientWidth, column: e.getAttribute('data-column') ?? '' })));
+    const counts = cells.filter((c) => /^\d{1,3}([^\d]\d{3})+$/.test(c.text));
+    assert.ok(counts.some((c) => c.text.replace(/\D/g, '').length >= 5), `counts of five digits or more: ${counts.map((c) => c.text).join(' ')}`);
+    assert.ok(counts.some((c) => c.text.replace(/\D/g, '').length >= 7), 'emails in the millions');
+    assert.deepEqual(cells.filter((c) => c.cut).map((c) => c.text), [], 'no number cut short');
   });
 
   it('bidirectional controls in report data reach no text on screen: cells, details, facets, groups, chips, legend', async () => {
