@@ -126,6 +126,40 @@ describe('panel and tree actions in the browser', () => {
     assert.deepEqual(cells.filter((c) => c.cut).map((c) => c.text), [], 'no number cut short');
   });
 
+  it('in a small panel the trend, groups and table scroll in their column instead of spilling over the details', async () => {
+    const size = wb.page.viewportSize()!;
+    // The panel ~680 px wide (the details go below the table) and ~610 px high.
+    await wb.page.setViewportSize({ width: 1024, height: 700 });
+    try {
+      const f = await openPanel('Actions Org', 'Last 30 days');
+      await f.getByLabel('Group by', { exact: true }).selectOption('source');
+      await f.locator('.groups-line').first().waitFor();
+      const spilled = await f.locator('.center').evaluate((center) => {
+        const bottom = center.getBoundingClientRect().bottom;
+        return getComputedStyle(center).overflowY === 'visible'
+          ? [...center.children].filter((c) => c.getBoundingClientRect().bottom > bottom + 1).map((c) => c.className)
+          : [];
+      });
+      assert.deepEqual(spilled, [], 'nothing of the trend, groups or table drawn over the details');
+      await f.locator('.row:visible').first().click();
+      await f.locator('[data-testid="detail-json"]').waitFor({ state: 'visible' });
+      const layout = await f.locator('.center').evaluate((center) => {
+        const box = center.getBoundingClientRect();
+        const detail = document.querySelector('[data-testid="detail"]')!.getBoundingClientRect();
+        // The table reached by scrolling the column: its first row shows, above the details.
+        center.scrollTop = center.scrollHeight;
+        const row = document.querySelector('.row:not([hidden])')!.getBoundingClientRect();
+        const hit = document.elementFromPoint(row.left + 20, row.top + row.height / 2);
+        return { detailBelow: detail.top >= box.bottom - 1, rowHit: !!hit?.closest('.row'), scrolls: center.scrollHeight > center.clientHeight };
+      });
+      assert.ok(layout.detailBelow, 'the details sit below the table at this width');
+      assert.ok(layout.scrolls, 'the column is taller than its space here: it scrolls');
+      assert.ok(layout.rowHit, 'scrolled to its end, a table row is visible and can be clicked');
+    } finally {
+      await wb.page.setViewportSize(size);
+    }
+  });
+
   it('bidirectional controls in report data reach no text on screen: cells, details, facets, groups, chips, legend', async () => {
     await addAccount(wb.page, { label: 'Bidi', baseUrl: hostile.url, key: KEY, orgId: 'org-bidi', orgName: 'Bidi Org' });
     const f = await openPanel('Bidi Org', 'Last 7 days');
