@@ -13,6 +13,7 @@ import { Commands } from '../commands';
 import type { Node, NodeOf } from './nodes';
 import { RefreshRound, refreshReport, type RefreshOutcome } from './refreshRound';
 import { appendTable, healthColor, revealBidiIn } from './treeText';
+import { noticeNodes, noticesItem } from './notices';
 import { ReportTree } from '../reportFiles/reportTree';
 import { REPORT_FILES_ID, type ReportFiles } from '../reportFiles/reportFiles';
 
@@ -133,6 +134,8 @@ export class DmarcTreeProvider implements vscode.TreeDataProvider<Node>, vscode.
         return (node.account.id === REPORT_FILES_ID && this.reports ? this.reports.buckets(node.org.id, this.settings().monthChildren) : buildBuckets(this.now(), this.settings())).map((bucket) => ({ kind: 'bucket', account: node.account, org: node.org, bucket }));
       case 'bucket':
         return this.bucketChildren(node);
+      case 'notices':
+        return node.items;
       case 'group':
         return node.children.map((bucket) => ({ kind: 'bucket', account: node.account, org: node.org, bucket }));
       case 'source':
@@ -231,17 +234,7 @@ export class DmarcTreeProvider implements vscode.TreeDataProvider<Node>, vscode.
   private dataChildren(node: NodeOf<'bucket'>, data: RangeData, records: readonly DmarcRecord[]): Node[] {
     const { account, org, bucket } = node;
     const out: Node[] = [{ kind: 'summary', bucket, summary: this.summaryOf(records) }];
-    if (data.rejected.count > 0) {
-      out.push({
-        kind: 'message',
-        icon: 'warning',
-        label: vscode.l10n.t('{0} row(s) in the response were malformed and left out', data.rejected.count),
-        detail: data.rejected.samples.map((s) => `#${s.index}: ${s.reason}`).join('\n'),
-      });
-    }
-    for (const w of data.warnings) {
-      out.push({ kind: 'message', icon: 'warning', label: w.message, detail: vscode.l10n.t('{0} row(s) kept with this value', w.count) });
-    }
+    out.push(...noticeNodes(node, data));
     if (bucket.children?.length) {
       out.push({ kind: 'group', account, org, bucket, label: bucket.children[0].kind === 'week' ? vscode.l10n.t('Weeks') : vscode.l10n.t('Days'), children: bucket.children });
     }
@@ -352,6 +345,8 @@ export class DmarcTreeProvider implements vscode.TreeDataProvider<Node>, vscode.
         item.contextValue = 'ip';
         return item;
       }
+      case 'notices':
+        return noticesItem(node);
       case 'message': {
         const item = new vscode.TreeItem(node.label, C.None);
         item.tooltip = node.detail;

@@ -17,6 +17,8 @@ export type Node =
   | { kind: 'source'; account: Account; org: Organization; bucket: Bucket; source: SourceSummary }
   | { kind: 'ip'; account: Account; org: Organization; bucket: Bucket; source: SourceSummary; ip: SourceSummary['ips'][number] }
   | { kind: 'message'; label: string; detail?: string; icon?: string }
+  /** Several messages about a range's rows, folded (notices.ts). */
+  | { kind: 'notices'; account: Account; org: Organization; bucket: Bucket; label: string; detail: string; items: NodeOf<'message'>[] }
   | { kind: 'error'; account: Account; org: Organization; bucket: Bucket; message: string; forbidden: boolean }
   /** The Report Files section: policy domains (as `org` nodes of the report-files account), then the locations. */
   | { kind: 'reports' }

@@ -12,6 +12,7 @@ import type { Node, NodeOf } from '../../src/tree/nodes';
 import type { Account } from '../../src/accounts/accountStore';
 import { rawOf } from '../../src/api/rawRow';
 import { DiskCache } from '../../src/records/diskCache';
+import { noticeNodes } from '../../src/tree/notices';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -125,7 +126,16 @@ describe('behaviours: settings, several accounts, restore, reported rows, hostil
     // The tree: a custom bucket node of that day, expanded.
     const org = a.organizations.find((o) => o.id === 'org-a1')!;
     const node: NodeOf<'bucket'> = { kind: 'bucket', account: a, org, bucket: { id: 'custom:t', label: 'day', kind: 'custom', start: day.start, end: day.end, closed: true, tooltip: '' } };
-    const items = (await children(node)).filter((n) => n.kind === 'message') as NodeOf<'message'>[];
+    // Several notices fold into one collapsed "data warnings" node above the senders.
+    const folded = (await children(node)).filter((n) => n.kind === 'notices') as NodeOf<'notices'>[];
+    assert.equal(folded.length, 1, 'one node holds the notices');
+    assert.equal(folded[0]!.label, `${1 + data.warnings.length} data warnings`);
+    const items = (await children(folded[0]!)).filter((n) => n.kind === 'message') as NodeOf<'message'>[];
+    assert.equal(items.length, 1 + data.warnings.length, 'each notice under it');
+    // One notice alone shows as it is; none, nothing.
+    assert.deepEqual(noticeNodes(node, { rejected: data.rejected, warnings: [] }).map((n) => n.kind), ['message']);
+    assert.deepEqual(noticeNodes(node, { rejected: { count: 0, samples: [] }, warnings: data.warnings.slice(0, 1) }).map((n) => n.kind), ['message']);
+    assert.deepEqual(noticeNodes(node, { rejected: { count: 0, samples: [] }, warnings: [] }), []);
     assert.ok(items.some((m) => m.label === `${data.rejected.count} row(s) in the response were malformed and left out`), items.map((m) => m.label).join(' | '));
     for (const w of data.warnings) assert.ok(items.some((m) => m.label === w.message && m.detail === `${w.count} row(s) kept with this value`), w.message);
     const summary = (await children(node)).find((n) => n.kind === 'summary') as NodeOf<'summary'>;
