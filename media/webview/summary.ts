@@ -4,7 +4,10 @@
  */
 import * as l10n from '@vscode/l10n';
 import { badge, el } from './dom';
-import { formatCount, formatPercent, plural } from './format';
+import { formatCount, formatPercent, plural, revealBidi, valueLabel } from './format';
+
+/** Values shown by name on each line; past these, one "+N more" (the rest in its tooltip). */
+const MAX_ITEMS = 6;
 import type { Summary } from './data/summary';
 
 export class SummaryBar {
@@ -58,10 +61,24 @@ export class SummaryBar {
     target.replaceChildren(el('span', { class: 'muted', text: `${label}:` }));
     target.setAttribute('aria-label', label);
     if (items.length === 0) target.append(el('span', { class: 'muted', text: '–' }));
-    for (const it of items) {
-      const item = el('span', { class: 'stat-item', attrs: { 'data-value': it.value }, title: `${formatCount(it.emails)} emails (${formatPercent(total > 0 ? it.emails / total : Number.NaN)})` });
+    const share = (emails: number): string => formatPercent(total > 0 ? emails / total : Number.NaN);
+    // The documented values are four categories and three dispositions; a server sending many
+    // others (case variants, junk) would otherwise fill the panel's top with them.
+    const shown = items.length > MAX_ITEMS + 1 ? items.slice(0, MAX_ITEMS) : items;
+    for (const it of shown) {
+      const item = el('span', { class: 'stat-item', attrs: { 'data-value': it.value }, title: `${formatCount(it.emails)} emails (${share(it.emails)})` });
       item.append(badge(column, it.value), el('span', { class: 'stat-count', text: formatCount(it.emails) }));
       target.append(item);
+    }
+    const rest = items.slice(shown.length);
+    if (rest.length > 0) {
+      const emails = rest.reduce((a, it) => a + it.emails, 0);
+      target.append(el('span', {
+        class: 'stat-item muted',
+        text: l10n.t('+{0} more', rest.length),
+        attrs: { 'data-testid': `summary-${column}-more` },
+        title: [l10n.t('{0} emails ({1}) with other values:', formatCount(emails), share(emails)), ...rest.map((it) => `${revealBidi(valueLabel(it.value))}: ${formatCount(it.emails)}`)].join('\n'),
+      }));
     }
   }
 }

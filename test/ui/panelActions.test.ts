@@ -18,6 +18,7 @@ describe('panel and tree actions in the browser', () => {
   let server: ApiServer;
   let hostile: ApiServer;
   let big: ApiServer;
+  let junk: ApiServer;
   const fetches = (s: ApiServer, org: string) => s.requests.filter((r) => r.query.organizationId === org && r.query.startDate !== undefined);
 
   async function openPanel(orgName: string, range: string): Promise<Frame> {
@@ -38,6 +39,8 @@ describe('panel and tree actions in the browser', () => {
     hostile = await startApiServer({ keys: { [KEY]: ['org-bidi'] }, rowsPerDay: 10, faults: { hostileStrings: ['\u202egnp.exe'] } });
     // Counts of five and more digits in the groups (tens of thousands of rows, millions of emails).
     big = await startApiServer({ keys: { [KEY]: ['org-big'] }, rowsPerDay: 3_000 });
+    // Every text field prefixed with one of the hostile strings: dozens of distinct categories and dispositions.
+    junk = await startApiServer({ keys: { [KEY]: ['org-junk'] }, rowsPerDay: 40, faults: { hostileStrings: true } });
     wb = await openWorkbench();
     await openDmarcView(wb.page);
     await addAccount(wb.page, { label: 'Actions', baseUrl: server.url, key: KEY, orgId: ORG, orgName: 'Actions Org' });
@@ -47,6 +50,7 @@ describe('panel and tree actions in the browser', () => {
     await server?.close();
     await hostile?.close();
     await big?.close();
+    await junk?.close();
   });
 
   it('the view toolbar Refresh fetches the expanded range again, once, and keeps its rows shown', async () => {
@@ -157,6 +161,22 @@ describe('panel and tree actions in the browser', () => {
       assert.ok(layout.rowHit, 'scrolled to its end, a table row is visible and can be clicked');
     } finally {
       await wb.page.setViewportSize(size);
+    }
+  });
+
+  it('names six categories and dispositions at most in the summary, then "+N more" with the rest in its tooltip', async () => {
+    await addAccount(wb.page, { label: 'Junk', baseUrl: junk.url, key: KEY, orgId: 'org-junk', orgName: 'Junk Org' });
+    const f = await openPanel('Junk Org', 'Last 7 days');
+    for (const [column, testid] of [['category', 'summary-categories'], ['dmarc', 'summary-dispositions']] as const) {
+      const line = f.locator(`[data-testid="${testid}"]`);
+      await line.locator('.stat-item').first().waitFor();
+      assert.equal(await line.locator('.stat-item[data-value]').count(), 6, `${column}: six named`);
+      const more = line.locator(`[data-testid="summary-${column}-more"]`);
+      const n = Number(/\+(\d+)/.exec(await more.innerText())?.[1]);
+      assert.ok(n > 1, `${column}: more values than shown (${n} more)`);
+      const title = (await more.getAttribute('title')) ?? '';
+      assert.equal(title.split('\n').length, 1 + n, `${column}: each further value in the tooltip, after its total`);
+      assert.ok(!BIDI.test(title), 'no bidirectional control in the tooltip');
     }
   });
 
