@@ -5,6 +5,7 @@
 import * as l10n from '@vscode/l10n';
 import { button, el, icon, iconButton } from './dom';
 import { formatCount } from './format';
+import { post } from './vscode';
 
 export function loadingBox(message: string): HTMLElement {
   const box = el('div', { class: 'state-box', attrs: { 'data-testid': 'loading' } });
@@ -15,6 +16,14 @@ export function loadingBox(message: string): HTMLElement {
 export function emptyBox(): HTMLElement {
   const box = el('div', { class: 'state-box', attrs: { 'data-testid': 'empty' } });
   box.append(icon('inbox', 'state-icon'), el('p', { class: 'state-title', text: l10n.t('No rows in this range') }), el('p', { class: 'state-message', text: l10n.t('The DMARC reports have no records between these dates.') }));
+  // What to do next: another range of the same organization, or this one again (reports arrive daily).
+  const actions = el('div', { class: 'state-actions' });
+  const other = button(l10n.t('Fetch Another Range…'), { icon: 'calendar', testid: 'fetch-range' });
+  other.addEventListener('click', () => post({ type: 'fetchRange' }));
+  const again = button(l10n.t('Refresh'), { icon: 'refresh', class: 'button secondary', testid: 'refresh-empty' });
+  again.addEventListener('click', () => post({ type: 'retry' }));
+  actions.append(other, again);
+  box.append(actions);
   return box;
 }
 

@@ -68,10 +68,13 @@ export function registerPanelCommands(deps: PanelCommandDeps): vscode.Disposable
   }
 
   return [
-    vscode.commands.registerCommand(Commands.fetchRange, async () => {
+    vscode.commands.registerCommand(Commands.fetchRange, async (preset?: unknown) => {
       const orgs = deps.accounts.list().flatMap((account) =>
         account.organizations.map((org) => ({ label: organizationLabel(org), description: `${org.id} · ${account.label}`, account, org })),
       );
+      // From a records panel (its empty state): that panel's organization, when it is one of these.
+      const p = typeof preset === 'object' && preset !== null ? (preset as { accountId?: unknown; organizationId?: unknown }) : {};
+      const given = orgs.find((o) => o.account.id === p.accountId && o.org.id === p.organizationId);
       if (orgs.length === 0) {
         const add = vscode.l10n.t('Add Account');
         if ((await deps.prompter().notify('info', vscode.l10n.t('Add an account and an organization first.'), add)) === add) {
@@ -80,7 +83,7 @@ export function registerPanelCommands(deps: PanelCommandDeps): vscode.Disposable
         return;
       }
       // With one organization there is nothing to choose: the range step names it instead.
-      const picked = orgs.length === 1 ? orgs[0] : await deps.prompter().pick(orgs, { title: vscode.l10n.t('Fetch Records: organization'), placeHolder: vscode.l10n.t('Choose an organization'), matchOnDescription: true });
+      const picked = given ?? (orgs.length === 1 ? orgs[0] : await deps.prompter().pick(orgs, { title: vscode.l10n.t('Fetch Records: organization'), placeHolder: vscode.l10n.t('Choose an organization'), matchOnDescription: true }));
       if (!picked) return;
       const range = await pickRange(picked.label);
       if (!range) return;

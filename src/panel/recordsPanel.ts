@@ -135,6 +135,9 @@ export class RecordsPanel implements vscode.Disposable {
       case 'retry':
         await this.load(true);
         return;
+      case 'fetchRange':
+        await vscode.commands.executeCommand(Commands.fetchRange, { accountId: this.target.account.id, organizationId: this.target.org.id });
+        return;
       case 'updateKey':
         if (this.target.account.baseUrl === 'file:') return; // report files have no key
         await vscode.commands.executeCommand(Commands.updateApiKey, { kind: 'account', account: this.target.account });

@@ -124,6 +124,8 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('rowsBehind'), behind: z.boolean() }),
   z.object({ type: z.literal('retry') }),
   z.object({ type: z.literal('updateKey') }),
+  /** The empty state's "Fetch Another Range…": the palette's command, for this panel's organization. */
+  z.object({ type: z.literal('fetchRange') }),
   z.object({ type: z.literal('getRow'), requestId: z.number().int(), index }),
   z.object({
     type: z.literal('export'),

@@ -19,6 +19,7 @@ describe('panel and tree actions in the browser', () => {
   let hostile: ApiServer;
   let big: ApiServer;
   let junk: ApiServer;
+  let empty: ApiServer;
   const fetches = (s: ApiServer, org: string) => s.requests.filter((r) => r.query.organizationId === org && r.query.startDate !== undefined);
 
   async function openPanel(orgName: string, range: string): Promise<Frame> {
@@ -41,6 +42,7 @@ describe('panel and tree actions in the browser', () => {
     big = await startApiServer({ keys: { [KEY]: ['org-big'] }, rowsPerDay: 3_000 });
     // Every text field prefixed with one of the hostile strings: dozens of distinct categories and dispositions.
     junk = await startApiServer({ keys: { [KEY]: ['org-junk'] }, rowsPerDay: 40, faults: { hostileStrings: true } });
+    empty = await startApiServer({ keys: { [KEY]: ['org-empty'] }, rowsPerDay: 0 });
     wb = await openWorkbench();
     await openDmarcView(wb.page);
     await addAccount(wb.page, { label: 'Actions', baseUrl: server.url, key: KEY, orgId: ORG, orgName: 'Actions Org' });
@@ -51,6 +53,7 @@ describe('panel and tree actions in the browser', () => {
     await hostile?.close();
     await big?.close();
     await junk?.close();
+    await empty?.close();
   });
 
   it('the view toolbar Refresh fetches the expanded range again, once, and keeps its rows shown', async () => {
@@ -178,6 +181,36 @@ describe('panel and tree actions in the browser', () => {
       assert.equal(title.split('\n').length, 1 + n, `${column}: each further value in the tooltip, after its total`);
       assert.ok(!BIDI.test(title), 'no bidirectional control in the tooltip');
     }
+  });
+
+  it('an empty range offers Refresh (asks the server again) and Fetch Another Range… (of the same organization)', async () => {
+    await addAccount(wb.page, { label: 'Empty', baseUrl: empty.url, key: KEY, orgId: 'org-empty', orgName: 'Empty Org' });
+    await closeAllEditors(wb.page);
+    await runCommand(wb.page, 'DMARC: Fetch Records for Date Range…');
+    await choose(wb.page, 'Empty Org');
+    await choose(wb.page, 'Last 7 days');
+    const f = await findWebviewFrame(wb.page, '[data-testid="empty"]', 60_000);
+    await f.locator('[data-testid="empty"]').waitFor({ state: 'visible' });
+    const asked = fetches(empty, 'org-empty');
+    const last = asked.at(-1)!;
+    await f.locator('[data-testid="refresh-empty"]').click();
+    for (const deadline = Date.now() + 30_000; fetches(empty, 'org-empty').length === asked.length; ) {
+      if (Date.now() > deadline) throw new Error('Refresh sent no request');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    assert.deepEqual([fetches(empty, 'org-empty').at(-1)!.query.startDate, fetches(empty, 'org-empty').at(-1)!.query.endDate], [last.query.startDate, last.query.endDate], 'the same range again');
+    await f.locator('[data-testid="empty"]').waitFor({ state: 'visible' });
+    // Several organizations are known by now: the range step comes at once, for this one.
+    await f.locator('[data-testid="fetch-range"]').click();
+    const title = wb.page.locator('.quick-input-widget .quick-input-title');
+    await title.waitFor({ state: 'visible' });
+    assert.match(await title.innerText(), /^Fetch Records of Empty Org/);
+    const before = fetches(empty, 'org-empty').length;
+    await choose(wb.page, 'Last 30 days');
+    await wb.page.locator('.tab', { hasText: /Empty Org · .* – / }).nth(1).waitFor({ timeout: 30_000 });
+    const range = fetches(empty, 'org-empty').slice(before).at(-1)!;
+    const days = (Date.parse(String(range.query.endDate)) - Date.parse(String(range.query.startDate))) / 86_400_000;
+    assert.ok(days > 29 && days < 31, `a 30-day range was fetched (${days.toFixed(1)} days)`);
   });
 
   it('bidirectional controls in report data reach no text on screen: cells, details, facets, groups, chips, legend', async () => {
