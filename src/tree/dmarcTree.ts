@@ -14,6 +14,7 @@ import type { Node, NodeOf } from './nodes';
 import { RefreshRound, refreshReport, type RefreshOutcome } from './refreshRound';
 import { appendTable, healthColor, revealBidiIn } from './treeText';
 import { noticeNodes, noticesItem } from './notices';
+import { ipNodes, moreIpsItem } from './sourceIps';
 import { ReportTree } from '../reportFiles/reportTree';
 import { REPORT_FILES_ID, type ReportFiles } from '../reportFiles/reportFiles';
 
@@ -139,7 +140,7 @@ export class DmarcTreeProvider implements vscode.TreeDataProvider<Node>, vscode.
       case 'group':
         return node.children.map((bucket) => ({ kind: 'bucket', account: node.account, org: node.org, bucket }));
       case 'source':
-        return node.source.ips.map((ip) => ({ kind: 'ip', account: node.account, org: node.org, bucket: node.bucket, source: node.source, ip }));
+        return ipNodes(node);
       default:
         return [];
     }
@@ -347,6 +348,8 @@ export class DmarcTreeProvider implements vscode.TreeDataProvider<Node>, vscode.
       }
       case 'notices':
         return noticesItem(node);
+      case 'moreIps':
+        return moreIpsItem(node, this.text);
       case 'message': {
         const item = new vscode.TreeItem(node.label, C.None);
         item.tooltip = node.detail;

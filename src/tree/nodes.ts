@@ -16,6 +16,8 @@ export type Node =
   | { kind: 'summary'; bucket: Bucket; summary: Summary; note?: string }
   | { kind: 'source'; account: Account; org: Organization; bucket: Bucket; source: SourceSummary }
   | { kind: 'ip'; account: Account; org: Organization; bucket: Bucket; source: SourceSummary; ip: SourceSummary['ips'][number] }
+  /** The IPs of a source past the ones listed (sourceIps.ts): how many, and their emails. */
+  | { kind: 'moreIps'; account: Account; org: Organization; bucket: Bucket; source: SourceSummary; count: number; emails: number }
   | { kind: 'message'; label: string; detail?: string; icon?: string }
   /** Several messages about a range's rows, folded (notices.ts). */
   | { kind: 'notices'; account: Account; org: Organization; bucket: Bucket; label: string; detail: string; items: NodeOf<'message'>[] }

@@ -173,8 +173,12 @@ describe('DMARC tree (extension host, local API server)', () => {
     assert.match(String(top.description), /emails/);
     assert.ok(top.iconPath instanceof vscode.ThemeIcon && top.iconPath.color instanceof vscode.ThemeColor, 'health icon from theme colours');
     const ips = await children(sources[0]);
-    assert.ok(ips.length > 0 && ips.every((n) => n.kind === 'ip'));
-    assert.equal(ips.reduce((n, i) => n + (i.kind === 'ip' ? i.ip.emails : 0), 0), sources[0].source.emails);
+    // Its IPs, the busiest first; past the hundredth, one item counts the rest (and their emails).
+    const listed = ips.filter((n) => n.kind === 'ip');
+    const more = ips.filter((n): n is NodeOf<'moreIps'> => n.kind === 'moreIps');
+    assert.ok(listed.length > 0 && listed.length <= 100 && more.length <= 1 && listed.length + more.length === ips.length);
+    assert.equal(listed.length + (more[0]?.count ?? 0), sources[0].source.ips.length);
+    assert.equal(ips.reduce((n, i) => n + (i.kind === 'ip' ? i.ip.emails : i.kind === 'moreIps' ? i.emails : 0), 0), sources[0].source.emails);
   });
 
   it('a wrong key gives a 403 item; Update API Key then Retry recovers', async () => {
@@ -210,5 +214,30 @@ describe('DMARC tree (extension host, local API server)', () => {
     } finally {
       server.setFaults({});
     }
+  });
+  it('lists a source\'s 100 busiest IPs, then one item for the rest that opens the source\'s records', async function () {
+    this.timeout(120_000);
+    const last30 = await bucket('Last 30 days');
+    const real = (await children(last30)).find((n) => n.kind === 'source') as NodeOf<'source'>;
+    // The same source sending from 250 more addresses, fewer emails each than any real one.
+    const extra = Array.from({ length: 250 }, (_, i) => ({ ...real.source.ips[0]!, ipAddress: `198.51.100.${i}`, emails: 0, rows: 1, passEmails: 0, passRate: undefined }));
+    const ips = [...real.source.ips, ...extra];
+    const node: NodeOf<'source'> = { ...real, source: { ...real.source, ips } };
+    const list = await children(node);
+    assert.equal(list.filter((n) => n.kind === 'ip').length, 100, 'a hundred listed');
+    assert.deepEqual(list.slice(0, 100).map((n) => (n as NodeOf<'ip'>).ip.ipAddress), ips.slice(0, 100).map((ip) => ip.ipAddress), 'the busiest, in order');
+    const more = list.at(-1) as NodeOf<'moreIps'>;
+    assert.equal(more.kind, 'moreIps');
+    assert.equal(more.count, ips.length - 100);
+    assert.equal(more.emails, ips.slice(100).reduce((a, ip) => a + ip.emails, 0));
+    const item = api.tree.getTreeItem(more);
+    assert.equal(item.label, `${(ips.length - 100).toLocaleString()} more IP addresses`);
+    assert.equal(item.command?.command, Commands.openRecords);
+    await vscode.commands.executeCommand(item.command!.command, ...(item.command!.arguments ?? []));
+    assert.equal(api.panels.active?.identity.source, real.source.source, 'the source\'s records open');
+    // A source with few addresses lists them all, with no such item.
+    const few = await children({ ...real, source: { ...real.source, ips: real.source.ips.slice(0, 3) } });
+    assert.deepEqual(few.map((n) => n.kind), real.source.ips.slice(0, 3).map(() => 'ip'));
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 });

@@ -163,8 +163,9 @@ describe('DMARC tree: days, IPs (extension host, local API server)', () => {
     let checked = 0;
     const colours = new Set<string>();
     for (const source of sources) {
-      const ips = (await children(source)) as NodeOf<'ip'>[];
-      assert.ok(ips.length > 0 && ips.every((n) => n.kind === 'ip'));
+      // The hundred busiest (a busier source's others are counted by one "more" item: tree.test.ts).
+      const ips = (await children(source)).filter((n): n is NodeOf<'ip'> => n.kind === 'ip');
+      assert.ok(ips.length > 0 && ips.length === Math.min(100, source.source.ips.length));
       for (const ip of ips) {
         const expected = tally(monthRows.filter((r) => r.source === source.source.source && r.ipAddress === ip.ip.ipAddress));
         const item = api.tree.getTreeItem(ip);
