@@ -5,10 +5,10 @@
 import * as l10n from '@vscode/l10n';
 import { badge, el } from './dom';
 import { formatCount, formatPercent, plural, revealBidi, valueLabel } from './format';
+import type { Summary } from './data/summary';
 
 /** Values shown by name on each line; past these, one "+N more" (the rest in its tooltip). */
 const MAX_ITEMS = 6;
-import type { Summary } from './data/summary';
 
 export class SummaryBar {
   readonly element: HTMLElement;
