@@ -10,7 +10,7 @@ import type { Trend } from './data/trend';
 import { el, iconButton } from './dom';
 import { formatCount, formatDay, formatPercent, formatShortDay } from './format';
 import type { Chart } from 'chart.js';
-import { bandPlugin, chartClass, readPalette, seriesColor, type Palette } from './trendChart';
+import { bandPlugin, chartClass, readPalette, seriesColors, type Palette } from './trendChart';
 
 export interface TrendHost {
   onSplit(split: TrendSplit): void;
@@ -223,10 +223,11 @@ export class TrendPanel {
     this.canvas.setAttribute('aria-label', this.accessibleName());
     const labels = Array.from(trend.starts, (ms) => axisLabel(trend.unit, ms));
     const totals = trend.totals;
+    const colors = seriesColors(p, split, trend.series.map((s) => s.key));
     const datasets = trend.series.map((s, k) => ({
       label: view.labelOf(s.key),
       data: Array.from(s.values, (v, b) => (share ? (totals[b]! > 0 ? (v / totals[b]!) * 100 : 0) : v)),
-      backgroundColor: seriesColor(p, split, s.key, k),
+      backgroundColor: colors[k]!,
       borderWidth: 0,
       stack: 'emails',
     }));

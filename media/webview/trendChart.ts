@@ -8,6 +8,7 @@
  * element carries the page's nonce.
  */
 import type { Chart, Plugin } from 'chart.js';
+import { seriesHues } from './data/seriesHues';
 
 export type ChartClass = typeof Chart;
 
@@ -70,24 +71,13 @@ export function readPalette(): Palette {
   };
 }
 
-const KNOWN: Record<string, keyof Palette['byName']> = {
-  // category
-  authorized: 'green', rejected: 'red', quarantined: 'orange', 'partially-authorized': 'yellow',
-  // DMARC result
-  pass: 'green', fail: 'red',
-  // disposition
-  none: 'blue', quarantine: 'orange', reject: 'red',
-};
-const CYCLE: (keyof Palette['byName'])[] = ['blue', 'purple', 'green', 'orange', 'yellow', 'red'];
-
-/** A series' colour: the meaning of a known value, else a cycle of the theme's chart colours; "other" is grey. */
-export function seriesColor(p: Palette, split: string, key: string, index: number): string {
-  if (key === 'other' || key === 'emails') return key === 'other' ? p.lines : p.byName.blue;
-  if (split !== 'group' && KNOWN[key]) return p.byName[KNOWN[key]];
-  const name = CYCLE[index % CYCLE.length]!;
-  // Past one cycle, the same hues repeat at lower opacity so neighbours differ.
-  const c = p.byName[name];
-  return index >= CYCLE.length && /^#[0-9a-f]{6}$/i.test(c) ? `${c}8c` : c;
+/** The colours of the series (see data/seriesHues.ts): a faded hue at lower opacity. */
+export function seriesColors(p: Palette, split: string, keys: readonly string[]): string[] {
+  return seriesHues(split, keys).map((h) => {
+    if (h === 'other') return p.lines;
+    const c = p.byName[h.hue];
+    return h.faded && /^#[0-9a-f]{6}$/i.test(c) ? `${c}8c` : c;
+  });
 }
 
 /** The days chosen (or being dragged) drawn as a band behind the bars. */

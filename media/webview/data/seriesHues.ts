@@ -1,0 +1,40 @@
+/**
+ * Which of the theme's six chart colours each series of the trend gets (DOM-free: trendChart.ts
+ * turns hues into the theme's colours). A known value keeps its meaning (authorized green,
+ * rejected red…); every other series takes, in turn, a hue that no series of this chart has yet,
+ * so a value outside the documented sets ("AUTHORIZED", "spoofed") never looks like a known one.
+ * Past six, hues repeat faded (lower opacity), again the unused ones first. "other" is grey.
+ */
+export type Hue = 'red' | 'blue' | 'yellow' | 'orange' | 'green' | 'purple';
+export type SeriesHue = { hue: Hue; faded: boolean } | 'other';
+
+const KNOWN: Readonly<Record<string, Hue>> = {
+  // category
+  authorized: 'green', rejected: 'red', quarantined: 'orange', 'partially-authorized': 'yellow',
+  // DMARC result
+  pass: 'green', fail: 'red',
+  // disposition
+  none: 'blue', quarantine: 'orange', reject: 'red',
+};
+const CYCLE: readonly Hue[] = ['blue', 'purple', 'green', 'orange', 'yellow', 'red'];
+
+/** The hue of each series key, in order. `split` 'group' has no known values (groups are names). */
+export function seriesHues(split: string, keys: readonly string[]): SeriesHue[] {
+  const known = (key: string): Hue | undefined => (split !== 'group' && Object.hasOwn(KNOWN, key) ? KNOWN[key] : undefined);
+  // Taken per fading level: [full, faded, faded again…].
+  const taken: Set<Hue>[] = [new Set(keys.map(known).filter((h): h is Hue => h !== undefined))];
+  return keys.map((key) => {
+    if (key === 'other') return 'other';
+    if (key === 'emails') return { hue: 'blue', faded: false };
+    const k = known(key);
+    if (k) return { hue: k, faded: false };
+    for (let level = 0; ; level++) {
+      const used = (taken[level] ??= new Set());
+      const hue = CYCLE.find((h) => !used.has(h));
+      if (hue) {
+        used.add(hue);
+        return { hue, faded: level > 0 };
+      }
+    }
+  });
+}
