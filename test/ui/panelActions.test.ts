@@ -131,6 +131,20 @@ describe('panel and tree actions in the browser', () => {
     assert.ok(counts.some((c) => c.text.replace(/\D/g, '').length >= 5), `counts of five digits or more: ${counts.map((c) => c.text).join(' ')}`);
     assert.ok(counts.some((c) => c.text.replace(/\D/g, '').length >= 7), 'emails in the millions');
     assert.deepEqual(cells.filter((c) => c.cut).map((c) => c.text), [], 'no number cut short');
+    // In a wide panel the filters' labels fit beside counts of eight digits and more.
+    const size = wb.page.viewportSize()!;
+    await wb.page.setViewportSize({ width: 1920, height: 1000 });
+    try {
+      const facets = f.locator('[data-testid="facets"]');
+      if (!(await facets.isVisible())) await f.locator('[data-testid="facets-toggle"]').click();
+      const width = await facets.evaluate((e) => new Promise<number>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(e.getBoundingClientRect().width)))));
+      assert.ok(width >= 249, `the filters get 250 px in a wide panel (${width})`);
+      const options = await facets.locator('.badge').evaluateAll((els) => els.map((e) => ({ text: (e as HTMLElement).innerText, cut: e.scrollWidth > e.clientWidth + 1 })));
+      assert.ok(options.some((o) => o.text.includes('authorized')), 'the Category facet is there');
+      assert.deepEqual(options.filter((o) => o.cut).map((o) => o.text), [], 'no filter label cut');
+    } finally {
+      await wb.page.setViewportSize(size);
+    }
   });
 
   it('in a small panel the trend, groups and table scroll in their column instead of spilling over the details', async () => {
