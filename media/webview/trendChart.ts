@@ -8,7 +8,7 @@
  * element carries the page's nonce.
  */
 import type { Chart, Plugin } from 'chart.js';
-import { seriesHues } from './data/seriesHues';
+import { seriesHues, type Hue } from './data/seriesHues';
 
 export type ChartClass = typeof Chart;
 
@@ -47,7 +47,7 @@ export interface Palette {
   fg: string;
   lines: string;
   selection: string;
-  byName: Record<'red' | 'blue' | 'yellow' | 'orange' | 'green' | 'purple', string>;
+  byName: Record<Hue, string>;
 }
 
 function cssVar(name: string, fallback: string): string {
