@@ -8,7 +8,6 @@
  * Values are compared as sent (the API keeps `temperr` beside `temperror`); a value outside the
  * documented sets gives an *unknown* reason, never a guess and never an exception.
  */
-import { domainToASCII } from 'node:url';
 import { organizationalDomain } from '../records/alignment';
 import { FORWARDING_OVERRIDES, type DkimReason, type RowClass, type SpfReason } from './vocabulary';
 
@@ -40,13 +39,25 @@ const DKIM_BROKEN = new Set(['fail', 'neutral', 'policy', 'none']);
 
 const names = new Map<string, string>();
 
+/**
+ * An internationalised name as its A-labels (`bücher.example` → `xn--bcher-kva.example`), by the
+ * WHATWG URL parser (in Node and in browsers alike); a name it refuses is compared as written.
+ */
+function aLabel(d: string): string {
+  if (/[\s/\\:@?#%[\]]/.test(d)) return d;
+  try {
+    return new URL(`http://${d}/`).hostname;
+  } catch {
+    return d;
+  }
+}
+
 /** A domain as DNS compares it: trimmed, lower case, no trailing dot, IDN as its A-label (xn--). */
 export function normalDomain(domain: string): string {
   let n = names.get(domain);
   if (n === undefined) {
     const d = domain.trim().toLowerCase().replace(/\.+$/, '');
-    // A name that is not a valid IDN (domainToASCII gives '') is compared as written.
-    n = /^[\x00-\x7f]*$/.test(d) ? d : domainToASCII(d) || d;
+    n = /^[\x00-\x7f]*$/.test(d) ? d : aLabel(d);
     if (names.size > 50_000) names.clear();
     names.set(domain, n);
   }
