@@ -22,7 +22,9 @@ export interface AnalysisHost {
   exportGroups(format: 'json' | 'csv', title: string, rows: GroupExportRow[]): void;
 }
 
-const SPLIT_FIELD: Record<Exclude<TrendSplit, 'group'>, GroupField> = { category: 'category', dmarcResult: 'dmarcResult', dmarc: 'dmarc' };
+const SPLIT_FIELD: Record<Exclude<TrendSplit, 'group'>, GroupField> = {
+  category: 'category', dmarcResult: 'dmarcResult', dmarc: 'dmarc', rowClass: 'rowClass', spfReason: 'spfReason', dkimReason: 'dkimReason',
+};
 
 export class Analysis {
   readonly trend: TrendPanel;

@@ -5,6 +5,7 @@
 import * as l10n from '@vscode/l10n';
 import type { BuiltinGroupField, ColumnId, FacetId } from '../../src/shared/columns';
 import { RateFormat } from '../../src/shared/percent';
+import { adviceTone } from './data/adviceLabels';
 
 export const COLUMN_LABELS: Record<ColumnId, string> = {
   source: l10n.t('Source'),
@@ -15,6 +16,9 @@ export const COLUMN_LABELS: Record<ColumnId, string> = {
   alignedDkim: l10n.t('Aligned DKIM'),
   dmarc: l10n.t('Disposition'),
   date: l10n.t('Date'),
+  rowClass: l10n.t('Class'),
+  spfReason: l10n.t('Why SPF'),
+  dkimReason: l10n.t('Why DKIM'),
   category: l10n.t('Category'),
   visibleFrom: l10n.t('Header From'),
   dkimDomains: l10n.t('DKIM Signatures'),
@@ -29,6 +33,9 @@ export const COLUMN_LABELS: Record<ColumnId, string> = {
 };
 
 export const FACET_LABELS: Record<FacetId, string> = {
+  rowClass: l10n.t('Class'),
+  spfReason: l10n.t('Why SPF fails or passes'),
+  dkimReason: l10n.t('Why DKIM fails or passes'),
   dmarcResult: l10n.t('DMARC result'),
   category: l10n.t('Category'),
   dmarc: l10n.t('Disposition'),
@@ -63,6 +70,9 @@ export const GROUP_LABELS: Record<BuiltinGroupField, string> = {
   dmarcResult: l10n.t('DMARC result'),
   category: l10n.t('Category'),
   dmarc: l10n.t('Disposition'),
+  rowClass: l10n.t('Class'),
+  spfReason: l10n.t('Why SPF fails or passes'),
+  dkimReason: l10n.t('Why DKIM fails or passes'),
 };
 
 /** A group-by field's label: a built-in one, or an extra field the rows carry. */
@@ -81,6 +91,9 @@ export const COLUMN_WIDTHS: Record<ColumnId, number> = {
   alignedDkim: 112,
   dmarc: 108,
   date: 150,
+  rowClass: 130,
+  spfReason: 200,
+  dkimReason: 200,
   category: 150,
   visibleFrom: 150,
   dkimDomains: 220,
@@ -95,7 +108,7 @@ export const COLUMN_WIDTHS: Record<ColumnId, number> = {
 };
 
 /** Columns whose values are shown as coloured result badges. */
-export const BADGE_COLUMNS: ReadonlySet<ColumnId> = new Set<ColumnId>(['dmarcResult', 'category', 'dmarc', 'alignedSpf', 'alignedDkim', 'spf', 'dkimAligned']);
+export const BADGE_COLUMNS: ReadonlySet<ColumnId> = new Set<ColumnId>(['dmarcResult', 'category', 'dmarc', 'alignedSpf', 'alignedDkim', 'spf', 'dkimAligned', 'rowClass', 'spfReason', 'dkimReason']);
 
 /** The facet key of a row without DKIM signatures. */
 export const NO_SIGNATURES = '(none)';
@@ -124,6 +137,7 @@ export type Tone = 'pass' | 'fail' | 'warn' | 'neutral' | 'info';
 export function toneOf(column: ColumnId | FacetId | string, value: string): Tone {
   const v = value.toLowerCase();
   if (column === 'dkimAligned') return v === 'yes' ? 'pass' : v === 'no' ? 'warn' : 'neutral';
+  if (column === 'rowClass' || column === 'spfReason' || column === 'dkimReason') return adviceTone(value);
   if (column === 'category') {
     if (v === 'authorized') return 'pass';
     if (v === 'rejected') return 'fail';

@@ -66,7 +66,7 @@ export class TrendPanel {
     const bar = el('div', { class: 'trend-bar' });
     this.caption = el('span', { class: 'trend-caption', attrs: { 'data-testid': 'trend-caption' } });
     this.splitSelect = el('select', { class: 'select', attrs: { 'aria-label': l10n.t('Split bars by'), 'data-testid': 'trend-split' } });
-    for (const [v, label] of [['category', l10n.t('Category')], ['dmarcResult', l10n.t('DMARC result')], ['dmarc', l10n.t('Disposition')], ['group', l10n.t('Top groups')]] as const) {
+    for (const [v, label] of [['category', l10n.t('Category')], ['dmarcResult', l10n.t('DMARC result')], ['dmarc', l10n.t('Disposition')], ['rowClass', l10n.t('Class')], ['spfReason', l10n.t('Why SPF')], ['dkimReason', l10n.t('Why DKIM')], ['group', l10n.t('Top groups')]] as const) {
       this.splitSelect.append(el('option', { text: label, attrs: { value: v } }));
     }
     this.splitSelect.addEventListener('change', () => this.host.onSplit(this.splitSelect.value as TrendSplit));

@@ -5,6 +5,7 @@
  */
 import * as l10n from '@vscode/l10n';
 import type { FacetId } from '../../src/shared/columns';
+import { adviceRule } from './data/adviceLabels';
 import { EMPTY_LABEL, NO_SIGNATURES } from './format';
 
 /** A lookup that knows only its own keys (a value named `__proto__` or `constructor` is just unknown). */
@@ -53,6 +54,12 @@ export function valueHelp(facet: FacetId, value: string): string | undefined {
       return DISPOSITIONS.get(value) && l10n.t('Disposition {0}: {1}', value || EMPTY_LABEL, DISPOSITIONS.get(value)!);
     case 'dmarcResult':
       return DMARC_RESULTS.get(value) && l10n.t('DMARC {0}: {1}', value, DMARC_RESULTS.get(value)!);
+    case 'rowClass':
+    case 'spfReason':
+    case 'dkimReason': {
+      const rule = adviceRule(value);
+      return rule && l10n.t('{0}: {1}', value, rule);
+    }
     default:
       return undefined;
   }

@@ -7,6 +7,8 @@ import { rawPick, type RowShape } from '../api/rawRow';
 import type { DkimEntry, DmarcRecord } from '../api/types';
 import type { RowTuple } from '../shared/columns';
 import { encodeChunk, SCALARS, type RowFields } from '../shared/rowCodec';
+import { adviceOf, type RowContext } from '../advice/reasons';
+import { overridesOf } from '../advice/overrides';
 import { dkimAlignment } from './alignment';
 
 /** The documented record fields; anything else the server sent is an extra field. */
@@ -51,13 +53,22 @@ export function extraFields(raw: Record<string, unknown>): string[] {
   return extras === NO_EXTRAS ? [] : (extras as string[]);
 }
 
+/** The receiver's override reasons of a report file's row; API rows (no parsed row kept, or none to find) have none. */
+function contextOf(r: DmarcRecord): RowContext | undefined {
+  if (!r.raw) return undefined;
+  const overrides = overridesOf(r);
+  return overrides.length ? { overrides } : undefined;
+}
+
 export function toTuple(r: DmarcRecord): RowTuple {
+  const a = adviceOf(r, contextOf(r));
   return [
     r.source, r.reporter, r.visibleFrom, r.returnPath, r.to ?? '', r.ipAddress, r.ipCountryCode ?? '',
     r.rdns, r.emails, r.category, r.date, r.dmarc, r.alignedSpf, r.alignedDkim, r.spf,
     r.dkims.map((d) => [d.domain, d.selector, d.result]),
     dkimAlignment(r.visibleFrom, r.dkims),
     [...recordExtras(r)],
+    a.spf, a.dkim, a.cls,
   ];
 }
 
@@ -80,6 +91,10 @@ function fill(r: DmarcRecord, out: Fields): RowFields {
   s[11] = r.alignedDkim;
   s[12] = r.spf;
   s[13] = dkimAlignment(r.visibleFrom, r.dkims);
+  const a = adviceOf(r, contextOf(r));
+  s[14] = a.spf;
+  s[15] = a.dkim;
+  s[16] = a.cls;
   out.emails = r.emails;
   out.rdns = r.rdns;
   out.dkims = r.dkims;

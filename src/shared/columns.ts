@@ -12,7 +12,7 @@
  */
 export const COLUMNS = [
   'source', 'ipAddress', 'emails', 'dmarcResult', 'alignedSpf', 'alignedDkim', 'dmarc', 'date',
-  'category', 'visibleFrom', 'dkimDomains', 'dkimAligned', 'returnPath', 'reporter', 'to',
+  'rowClass', 'spfReason', 'dkimReason', 'category', 'visibleFrom', 'dkimDomains', 'dkimAligned', 'returnPath', 'reporter', 'to',
   'ipCountryCode', 'rdns', 'spf', 'dkim',
 ] as const;
 export type ColumnId = (typeof COLUMNS)[number];
@@ -24,7 +24,7 @@ export const NUMERIC_COLUMNS: readonly ColumnId[] = ['emails'];
 export const T = {
   source: 0, reporter: 1, visibleFrom: 2, returnPath: 3, to: 4, ipAddress: 5, ipCountryCode: 6,
   rdns: 7, emails: 8, category: 9, date: 10, dmarc: 11, alignedSpf: 12, alignedDkim: 13, spf: 14,
-  dkims: 15, dkimAligned: 16, extras: 17,
+  dkims: 15, dkimAligned: 16, extras: 17, spfReason: 18, dkimReason: 19, rowClass: 20,
 } as const;
 
 /**
@@ -33,19 +33,21 @@ export const T = {
  * signature; `dkimAligned` is 'yes' when a signature's domain aligns (relaxed, by
  * organizational domain) with Header From, 'no' when none does, '' without signatures;
  * `extras` the fields the API sent beyond the documented ones (such as `reportId`), as
- * `[name, text, name, text, …]`.
+ * `[name, text, name, text, …]`; `spfReason`, `dkimReason` and `rowClass` the advice rules'
+ * codes for the row (src/advice/vocabulary.ts), which the webview shows by their labels.
  */
 export type RowTuple = [
   string, string, string, string, string, string, string, string[],
   number, string, string, string, string, string, string, [string, string, string][], string, string[],
+  string, string, string,
 ];
 
 /**
- * Facet filters offered by the table. The first six list every value; the others (many
+ * Facet filters offered by the table. Those not in TOP_FACETS list every value; the others (many
  * values) list their top values with a filter box.
  */
 export const FACETS = [
-  'dmarcResult', 'category', 'dmarc', 'alignedSpf', 'alignedDkim', 'spf', 'dkim',
+  'rowClass', 'dmarcResult', 'category', 'dmarc', 'spfReason', 'dkimReason', 'alignedSpf', 'alignedDkim', 'spf', 'dkim',
   'source', 'visibleFrom', 'reporter', 'ipCountryCode', 'dkimDomain',
 ] as const;
 export type FacetId = (typeof FACETS)[number];
@@ -55,12 +57,12 @@ export const TOP_FACETS: readonly FacetId[] = ['source', 'visibleFrom', 'reporte
 export const GROUP_FIELDS = [
   'source', 'ipAddress', 'ipNetwork', 'reporter', 'visibleFrom', 'returnPath', 'to', 'ipCountryCode',
   'rdns', 'dkimDomain', 'dkimSelector', 'dkimPair', 'dkimAligned', 'spf', 'alignedSpf', 'alignedDkim',
-  'dmarcResult', 'category', 'dmarc',
+  'dmarcResult', 'category', 'dmarc', 'rowClass', 'spfReason', 'dkimReason',
 ] as const;
 export type BuiltinGroupField = (typeof GROUP_FIELDS)[number];
 /** A group-by field: a built-in one, or `extra:<name>`. */
 export type GroupField = BuiltinGroupField | `extra:${string}`;
 
 /** How a trend's bars are split. */
-export const TREND_SPLITS = ['category', 'dmarcResult', 'dmarc', 'group'] as const;
+export const TREND_SPLITS = ['category', 'dmarcResult', 'dmarc', 'rowClass', 'spfReason', 'dkimReason', 'group'] as const;
 export type TrendSplit = (typeof TREND_SPLITS)[number];

@@ -45,6 +45,7 @@ describe('the row tuple sent to the records panel', () => {
       dkims: [['mcsv.net', 'k2', 'pass'], ['Mail.Example.co.uk.', 'k3', 'fail']],
       dkimAligned: 'yes',
       extras: ['from', 'news.example.co.uk', 'reportId', '1234567890'],
+      spfReason: 'spf-unaligned-pass', dkimReason: 'dkim-aligned-pass', rowClass: 'compliant',
     };
     assert.equal(t.length, Object.keys(T).length);
     for (const [field, pos] of Object.entries(T)) assert.deepEqual(t[pos], expected[field as keyof typeof T], field);

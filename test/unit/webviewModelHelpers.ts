@@ -3,11 +3,12 @@ import { COLUMNS, FACETS, T, type ColumnId, type FacetId, type RowTuple } from '
 import { RecordsModel, type Query } from '../../media/webview/data/query';
 import { appendTuples } from '../../media/webview/data/tuples';
 import { NO_SIGNATURES } from '../../media/webview/format';
+import { termOf } from '../../src/advice/vocabulary';
 export type Field = keyof typeof T | 'dkim';
 
 /** A tuple from field values; `dkim` gives the signatures' results (domain example.com, selector s1). */
 export function tuple(over: Partial<Record<Field, unknown>> = {}): RowTuple {
-  const base: RowTuple = ['Google', 'google.com', 'example.com', 'bounce.example.com', '', '192.0.2.1', 'US', ['mail.google.com'], 10, 'authorized', '2025-03-01T00:00:00Z', 'none', 'pass', 'pass', 'pass', [['example.com', 's1', 'pass']], 'yes', []];
+  const base: RowTuple = ['Google', 'google.com', 'example.com', 'bounce.example.com', '', '192.0.2.1', 'US', ['mail.google.com'], 10, 'authorized', '2025-03-01T00:00:00Z', 'none', 'pass', 'pass', 'pass', [['example.com', 's1', 'pass']], 'yes', [], 'spf-aligned-pass', 'dkim-aligned-pass', 'compliant'];
   for (const [k, v] of Object.entries(over)) {
     if (k === 'dkim') (base as unknown[])[T.dkims] = (v as string[]).map((r) => ['example.com', 's1', r]);
     else (base as unknown[])[T[k as keyof typeof T]] = v;
@@ -33,6 +34,8 @@ export function colText(t: RowTuple, c: ColumnId): string {
     case 'emails': return String(t[T.emails]);
     case 'dkim': return dk.length ? `${dk.length} (${dk.map((d) => label(d[2])).join(', ')})` : '0';
     case 'dkimDomains': return dk.map((d) => `d=${d[0] || '(none)'} s=${d[1] || '(none)'} ${label(d[2])}`).join('\n');
+    // The advice codes read as their labels (a code outside the vocabulary as sent).
+    case 'rowClass': case 'spfReason': case 'dkimReason': return termOf(t[T[c]])?.label ?? t[T[c]];
     default: return String(t[T[c as keyof typeof T]]);
   }
 }

@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import { COLUMNS, T, type ColumnId } from '../../src/shared/columns';
 import { RowStore } from '../../media/webview/data/store';
 import { appendTuples } from '../../media/webview/data/tuples';
+import { adviceLabel } from '../../media/webview/data/adviceLabels';
 
 /** What tuples.ts promises: anything that is not a string becomes '' (missing, null) or its String(). */
 const str = (v: unknown): string => (typeof v === 'string' ? v : v === undefined || v === null ? '' : String(v));
@@ -46,6 +47,7 @@ function model(raw: unknown): Model {
       dkimAligned: s('dkimAligned'), returnPath: s('returnPath'), reporter: s('reporter'), to: s('to'), ipCountryCode: s('ipCountryCode'),
       rdns: list(t[T.rdns]).join(', '), spf: s('spf'),
       dkim: signatures.length ? `${signatures.length} (${signatures.map((x) => label(x[2]!)).join(', ')})` : '0',
+      rowClass: adviceLabel(s('rowClass')), spfReason: adviceLabel(s('spfReason')), dkimReason: adviceLabel(s('dkimReason')),
     },
     rdns: list(t[T.rdns]),
     dkims: signatures.map(([domain, selector, result]) => ({ domain: domain!, selector: selector!, result: result! })),
@@ -97,6 +99,8 @@ function check(store: RowStore, tuples: readonly unknown[]): void {
 const word = fc.constantFrom('', 'pass', 'fail', 'none', 'quarantine', 'reject', 'Pass', 'NONE', 'quarantinE', 'softfail', 'a.example', 'é\u202e', 'x'.repeat(11));
 const anyValue = fc.oneof(word, fc.constant(null), fc.constant(undefined), fc.integer({ min: -3, max: 3 }), fc.constant(true));
 const date = fc.constantFrom('2026-11-16T17:20:00.000Z', '2026-11-16T17:20:00Z', '2026-11-16T17:20:00+01:00', '', 'not a date', '2026-02-30T00:00:00Z');
+/** Advice codes (shown by their labels), codes outside the vocabulary (shown as sent) and junk. */
+const advice = fc.oneof(fc.constantFrom('compliant', 'needs-fixing', 'spf-none', 'dkim-other-domain', 'spf-unaligned-pass', '__proto__', 'Compliant'), anyValue);
 const tuple = fc.tuple(
   word, word, word, word, anyValue, word, anyValue,
   fc.oneof(fc.array(word, { maxLength: 3 }), anyValue),
@@ -105,6 +109,7 @@ const tuple = fc.tuple(
   fc.oneof(fc.array(fc.oneof(fc.array(word, { maxLength: 4 }), anyValue), { maxLength: 3 }), anyValue),
   word,
   fc.oneof(fc.array(word, { maxLength: 5 }), anyValue),
+  advice, advice, advice,
 );
 
 describe('webview: the row store, cell by cell, against an independent model', () => {

@@ -5,8 +5,11 @@
  * so a value outside the documented sets ("AUTHORIZED", "spoofed") never looks like a known one.
  * Past six, hues repeat faded (lower opacity), again the unused ones first. "other" is grey.
  */
+import { adviceCode } from './adviceLabels';
+
 export type Hue = 'red' | 'blue' | 'yellow' | 'orange' | 'green' | 'purple';
 export type SeriesHue = { hue: Hue; faded: boolean } | 'other';
+
 
 const KNOWN: Readonly<Record<string, Hue>> = {
   // category
@@ -16,11 +19,21 @@ const KNOWN: Readonly<Record<string, Hue>> = {
   // disposition
   none: 'blue', quarantine: 'orange', reject: 'red',
 };
+/**
+ * Splits by an advice column: their values are labels (adviceLabels.ts). Each class keeps a hue
+ * of its meaning; of the reasons only the aligned passes do (green), the others are told apart.
+ */
+const ADVICE_SPLITS = new Set(['rowClass', 'spfReason', 'dkimReason']);
+const ADVICE_HUES: Readonly<Record<string, Hue>> = {
+  compliant: 'green', forwarded: 'blue', 'needs-fixing': 'yellow', unauthenticated: 'red', 'spf-aligned-pass': 'green', 'dkim-aligned-pass': 'green',
+};
 const CYCLE: readonly Hue[] = ['blue', 'purple', 'green', 'orange', 'yellow', 'red'];
 
 /** The hue of each series key, in order. `split` 'group' has no known values (groups are names). */
 export function seriesHues(split: string, keys: readonly string[]): SeriesHue[] {
-  const known = (key: string): Hue | undefined => (split !== 'group' && Object.hasOwn(KNOWN, key) ? KNOWN[key] : undefined);
+  const advice = ADVICE_SPLITS.has(split);
+  const known = (key: string): Hue | undefined =>
+    advice ? ADVICE_HUES[adviceCode(key) ?? ''] : split !== 'group' && Object.hasOwn(KNOWN, key) ? KNOWN[key] : undefined;
   // Taken per fading level: [full, faded, faded again…].
   const taken: Set<Hue>[] = [new Set(keys.map(known).filter((h): h is Hue => h !== undefined))];
   return keys.map((key) => {
