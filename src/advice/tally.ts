@@ -1,0 +1,218 @@
+/**
+ * The sums behind a period's health, row by row: per source its mix (emails per class), per IP
+ * its mix, what its failing rows show for its fix, and per scope (the whole set and each Header
+ * From domain) what readiness needs. One implementation for the tree (health.ts feeds it
+ * DmarcRecords) and the panel's Advice (fed from its columns), so both say the same.
+ *
+ * Fix facts are taken from the failing rows (not Compliant) only: the Header From with the most
+ * of their emails; the Return-Paths of those whose SPF passes unaligned; the d= and selectors of
+ * the passing signatures of those signed only by another domain; the selectors of the
+ * signatures that do not pass, of those whose own signature fails or errs; their IPs.
+ *
+ * The webview imports this file: it must stay free of zod, tldts-icann and `vscode`.
+ */
+import { fixText, type FixFacts } from './fix';
+import { readiness, type Readiness, type SourceAtRisk } from './readiness';
+import { CLASS_INDEX, emptyMix, failingEmails, type Mix, verdictOf } from './verdict';
+import type { AdviceThresholds, DkimReason, SpfReason, Verdict } from './vocabulary';
+
+export interface SourceAdvice {
+  source: string;
+  emails: number;
+  rows: number;
+  mix: Mix;
+  verdict: Verdict;
+  /** Passing emails / emails; undefined without emails. */
+  passRate: number | undefined;
+  fix: string;
+  facts: FixFacts;
+  /** Legitimate emails that fail DMARC (Forwarded, Needs fixing), and those of them receivers quarantined or rejected. */
+  failing: number;
+  lost: number;
+  /** Per sending IP: its mix and verdict. */
+  ips: Map<string, { mix: Mix; verdict: Verdict }>;
+}
+
+export interface DomainReadiness {
+  domain: string;
+  readiness: Readiness;
+}
+
+export interface PeriodHealth {
+  mix: Mix;
+  readiness: Readiness;
+  /** Per Header From domain, most emails first. */
+  domains: DomainReadiness[];
+  /** Most failing emails first, then most emails, then by name. */
+  sources: SourceAdvice[];
+}
+
+/** What a report file publishes for a Header From domain (the API gives none). */
+export interface Published {
+  p?: string;
+  pct?: number;
+  testing?: string;
+  adkim?: string;
+  aspf?: string;
+}
+
+export interface TallyOptions {
+  thresholds: AdviceThresholds;
+  days: number;
+  policyOf?: (headerFrom: string) => Published | undefined;
+  locale?: string;
+}
+
+/** A DKIM signature as the tally reads it. */
+export interface TallySignature {
+  readonly domain: string;
+  readonly selector: string;
+  readonly result: string;
+}
+
+/** Dispositions as codes: 0 none, 1 quarantine, 2 reject, 3 anything else. */
+export const DISPOSITION_CODES: Readonly<Record<string, number>> = { none: 0, quarantine: 1, reject: 2 };
+export const dispositionCode = (d: string): number => (Object.prototype.hasOwnProperty.call(DISPOSITION_CODES, d) ? DISPOSITION_CODES[d]! : 3);
+
+class Counts {
+  readonly m = new Map<string, number>();
+  add(k: string, n: number): void {
+    if (k) this.m.set(k, (this.m.get(k) ?? 0) + n);
+  }
+  top(n = 5): string[] {
+    return [...this.m].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, n).map((e) => e[0]);
+  }
+}
+
+interface SourceAcc {
+  out: SourceAdvice;
+  from: Counts;
+  spf: Partial<Record<SpfReason, number>>;
+  dkim: Partial<Record<DkimReason, number>>;
+  returnPaths: Counts;
+  otherDomains: Counts;
+  selectors: Counts;
+  ips: Counts;
+}
+
+interface ScopeAcc {
+  mix: Mix;
+  observed: { quarantine: number; reject: number };
+  sources: Map<string, { failing: number; lost: number; mix: Mix }>;
+}
+
+const scope = (): ScopeAcc => ({ mix: emptyMix(), observed: { quarantine: 0, reject: 0 }, sources: new Map() });
+
+const FORWARDED = CLASS_INDEX.forwarded;
+const NEEDS_FIXING = CLASS_INDEX['needs-fixing'];
+const COMPLIANT = CLASS_INDEX.compliant;
+const UNAUTHENTICATED = CLASS_INDEX.unauthenticated;
+
+function addScope(s: ScopeAcc, source: string, cls: number, emails: number, disposition: number): void {
+  s.mix[cls] += emails;
+  let src = s.sources.get(source);
+  if (!src) s.sources.set(source, (src = { failing: 0, lost: 0, mix: emptyMix() }));
+  src.mix[cls] += emails;
+  if (cls === FORWARDED || cls === NEEDS_FIXING) {
+    src.failing += emails;
+    if (disposition === 1) {
+      src.lost += emails;
+      s.observed.quarantine += emails;
+    } else if (disposition === 2) {
+      src.lost += emails;
+      s.observed.reject += emails;
+    }
+  }
+}
+
+function readinessOf(s: ScopeAcc, opts: TallyOptions, policy?: Published): Readiness {
+  const fixSources: SourceAtRisk[] = [];
+  for (const [source, v] of s.sources)
+    if (verdictOf(v.mix, opts.thresholds.compliant) === 'needs-fixing') fixSources.push({ source, failing: v.failing, lost: v.lost });
+  fixSources.sort((a, b) => b.failing - a.failing || (a.source < b.source ? -1 : 1));
+  return readiness({ mix: s.mix, fixSources, observed: s.observed, days: opts.days, policy }, opts.thresholds, opts.locale);
+}
+
+export class AdviceTally {
+  private readonly all = scope();
+  private readonly domains = new Map<string, ScopeAcc>();
+  private readonly sources = new Map<string, SourceAcc>();
+
+  /**
+   * One row. `cls` is its class's index (CLASS_INDEX; any other number is not counted), `spf` and
+   * `dkim` its reasons, `disposition` a DISPOSITION_CODES code; `sigs` gives its signatures, and is
+   * called only for the failing rows whose fix names them.
+   */
+  add(source: string, ip: string, headerFrom: string, returnPath: string, cls: number, spf: string, dkim: string, disposition: number, emails: number, sigs: () => readonly TallySignature[]): void {
+    if (!(cls >= COMPLIANT && cls <= UNAUTHENTICATED)) return;
+    addScope(this.all, source, cls, emails, disposition);
+    let d = this.domains.get(headerFrom);
+    if (!d) this.domains.set(headerFrom, (d = scope()));
+    addScope(d, source, cls, emails, disposition);
+    let s = this.sources.get(source);
+    if (!s) {
+      const out: SourceAdvice = {
+        source, emails: 0, rows: 0, mix: emptyMix(), verdict: '', passRate: undefined, fix: '', failing: 0, lost: 0, ips: new Map(),
+        facts: { headerFrom: '', spf: {}, dkim: {}, returnPaths: [], otherDomains: [], selectors: [], ips: [] },
+      };
+      s = { out, from: new Counts(), spf: {}, dkim: {}, returnPaths: new Counts(), otherDomains: new Counts(), selectors: new Counts(), ips: new Counts() };
+      this.sources.set(source, s);
+    }
+    const o = s.out;
+    o.emails += emails;
+    o.rows++;
+    o.mix[cls] += emails;
+    let ipAcc = o.ips.get(ip);
+    if (!ipAcc) o.ips.set(ip, (ipAcc = { mix: emptyMix(), verdict: '' }));
+    ipAcc.mix[cls] += emails;
+    if (cls === COMPLIANT) return;
+    if (cls !== UNAUTHENTICATED) {
+      o.failing += emails;
+      if (disposition === 1 || disposition === 2) o.lost += emails;
+    }
+    s.from.add(headerFrom, emails);
+    s.spf[spf as SpfReason] = (s.spf[spf as SpfReason] ?? 0) + emails;
+    s.dkim[dkim as DkimReason] = (s.dkim[dkim as DkimReason] ?? 0) + emails;
+    s.ips.add(ip, emails);
+    if (spf === 'spf-unaligned-pass') s.returnPaths.add(returnPath, emails);
+    if (dkim === 'dkim-other-domain') {
+      for (const sig of sigs())
+        if (sig.result === 'pass') {
+          s.otherDomains.add(sig.domain, emails);
+          s.selectors.add(sig.selector, emails);
+        }
+    } else if (dkim === 'dkim-aligned-fails' || dkim === 'dkim-error') {
+      for (const sig of sigs()) if (sig.result !== 'pass') s.selectors.add(sig.selector, emails);
+    }
+  }
+
+  finish(opts: TallyOptions): PeriodHealth {
+    const list: SourceAdvice[] = [];
+    for (const s of this.sources.values()) {
+      const o = s.out;
+      o.verdict = verdictOf(o.mix, opts.thresholds.compliant);
+      o.passRate = o.emails > 0 ? o.mix[0] / o.emails : undefined;
+      for (const ip of o.ips.values()) ip.verdict = verdictOf(ip.mix, opts.thresholds.compliant);
+      o.facts = {
+        headerFrom: s.from.top(1)[0] ?? '',
+        spf: s.spf,
+        dkim: s.dkim,
+        returnPaths: s.returnPaths.top(),
+        otherDomains: s.otherDomains.top(),
+        selectors: s.selectors.top(3),
+        ips: s.ips.top(3),
+      };
+      o.fix = fixText(o.verdict, o.facts);
+      list.push(o);
+    }
+    list.sort((a, b) => failingEmails(b.mix) - failingEmails(a.mix) || b.emails - a.emails || (a.source < b.source ? -1 : 1));
+    const domainList = [...this.domains].map(([domain, acc]) => ({ domain, acc, emails: acc.mix[0] + failingEmails(acc.mix) }));
+    domainList.sort((a, b) => b.emails - a.emails || (a.domain < b.domain ? -1 : 1));
+    return {
+      mix: this.all.mix,
+      readiness: readinessOf(this.all, opts),
+      domains: domainList.map(({ domain, acc }) => ({ domain, readiness: readinessOf(acc, opts, opts.policyOf?.(domain)) })),
+      sources: list,
+    };
+  }
+}
