@@ -141,9 +141,13 @@ export class AdviceTally {
   /**
    * One row. `cls` is its class's index (CLASS_INDEX; any other number is not counted), `spf` and
    * `dkim` its reasons, `disposition` a DISPOSITION_CODES code; `sigs` gives its signatures, and is
-   * called only for the failing rows whose fix names them.
+   * called only for the failing rows whose fix names them. `rows` > 1 adds that many rows alike
+   * at once (their emails summed); an `ip` of '' is counted in no IP's mix.
    */
-  add(source: string, ip: string, headerFrom: string, returnPath: string, cls: number, spf: string, dkim: string, disposition: number, emails: number, sigs: () => readonly TallySignature[]): void {
+  add(
+    source: string, ip: string, headerFrom: string, returnPath: string, cls: number, spf: string, dkim: string, disposition: number, emails: number,
+    sigs: () => readonly TallySignature[], rows = 1,
+  ): void {
     if (!(cls >= COMPLIANT && cls <= UNAUTHENTICATED)) return;
     addScope(this.all, source, cls, emails, disposition);
     let d = this.domains.get(headerFrom);
@@ -160,11 +164,13 @@ export class AdviceTally {
     }
     const o = s.out;
     o.emails += emails;
-    o.rows++;
+    o.rows += rows;
     o.mix[cls] += emails;
-    let ipAcc = o.ips.get(ip);
-    if (!ipAcc) o.ips.set(ip, (ipAcc = { mix: emptyMix(), verdict: '' }));
-    ipAcc.mix[cls] += emails;
+    if (ip) {
+      let ipAcc = o.ips.get(ip);
+      if (!ipAcc) o.ips.set(ip, (ipAcc = { mix: emptyMix(), verdict: '' }));
+      ipAcc.mix[cls] += emails;
+    }
     if (cls === COMPLIANT) return;
     if (cls !== UNAUTHENTICATED) {
       o.failing += emails;

@@ -1,0 +1,77 @@
+// The panel's Advice (media/webview/data/advice.ts, from the table's columns) says exactly what
+// the tree's Health (src/advice/health.ts, from the records) says for the same rows: every
+// source's mix, verdict, fix and figures, and readiness for the organization and each domain.
+import { strict as assert } from 'node:assert';
+import { periodHealth } from '../../src/advice/health';
+import type { PeriodHealth } from '../../src/advice/tally';
+import { DEFAULT_THRESHOLDS } from '../../src/advice/vocabulary';
+import { normaliseRow } from '../../src/api/schema';
+import type { DmarcRecord } from '../../src/api/types';
+import { toTuple } from '../../src/records/tuple';
+import { computeAdvice } from '../../media/webview/data/advice';
+import { RecordsModel } from '../../media/webview/data/query';
+import { appendTuples } from '../../media/webview/data/tuples';
+import { findOrganization, generateDay } from '../server/data';
+
+function recordsOf(orgId: string, days: number): DmarcRecord[] {
+  const org = findOrganization(orgId)!;
+  const out: DmarcRecord[] = [];
+  for (let d = 0; d < days; d++)
+    for (const w of generateDay(org, 20_400 + d, 11)) {
+      const r = normaliseRow(w);
+      if ('record' in r) out.push(r.record);
+    }
+  return out;
+}
+
+function modelOf(records: readonly DmarcRecord[]): RecordsModel {
+  const m = new RecordsModel();
+  const tuples = records.map(toTuple);
+  // Several chunks, as the host sends them.
+  for (let k = 0; k < tuples.length; k += 700) appendTuples(m, tuples.slice(k, k + 700), tuples.length);
+  return m;
+}
+
+/** What both must agree on, without the per-IP mixes (the panel keeps none). */
+function comparable(h: PeriodHealth): unknown {
+  return {
+    mix: h.mix,
+    readiness: h.readiness,
+    domains: h.domains,
+    sources: h.sources.map(({ ips: _ips, ...s }) => s),
+  };
+}
+
+const opts = { thresholds: DEFAULT_THRESHOLDS, days: 30 };
+
+describe('webview: Advice from the columns equals Health from the records', () => {
+  for (const org of ['acme', 'wayne', 'initech', 'umbrella']) {
+    it(`${org}: every source, domain and readiness figure is the same`, () => {
+      const records = recordsOf(org, 30);
+      const model = modelOf(records);
+      const all = model.compute({ search: '', facets: {} }).order;
+      assert.equal(all.length, records.length);
+      const panel = computeAdvice(all, model, opts);
+      const tree = periodHealth(records, opts);
+      assert.ok(tree.sources.length >= 3, 'several sources');
+      assert.deepStrictEqual(comparable(panel), comparable(tree));
+    });
+  }
+
+  it('follows the rows given: a filtered view is judged on its rows only', () => {
+    const records = recordsOf('acme', 14);
+    const model = modelOf(records);
+    const view = model.compute({ search: '', facets: { source: ['Mailchimp'] } });
+    const panel = computeAdvice(view.order, model, opts);
+    const tree = periodHealth(records.filter((r) => r.source === 'Mailchimp'), opts);
+    assert.deepStrictEqual(panel.sources.map((s) => s.source), ['Mailchimp']);
+    assert.deepStrictEqual(comparable(panel), comparable(tree));
+  });
+
+  it('no rows: no sources, and nothing to judge', () => {
+    const model = modelOf(recordsOf('acme', 1));
+    const panel = computeAdvice(new Uint32Array(0), model, opts);
+    assert.deepStrictEqual(panel.sources, []);
+    assert.equal(panel.readiness.step.kind, 'no-mail');
+  });
+});
