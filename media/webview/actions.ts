@@ -5,7 +5,7 @@
  */
 import * as l10n from '@vscode/l10n';
 import type { ColumnId } from '../../src/shared/columns';
-import type { GroupExportRow, RowDetail } from '../../src/shared/protocol';
+import type { AdviceExportRow, GroupExportRow, RowDetail } from '../../src/shared/protocol';
 import type { RecordsModel, View } from './data/query';
 import type { DetailPane } from './detail';
 import { COLUMN_LABELS, plural } from './format';
@@ -162,6 +162,29 @@ export class Actions {
       this.toolbar.setStatus(l10n.t('Exported {0} as {1}.', plural(rows.length, l10n.t('group'), l10n.t('groups')), label), false);
     } catch (err) {
       this.toolbar.setStatus(l10n.t('Export failed: {0}', (err as Error).message), true);
+    }
+  }
+
+  async exportAdvice(format: 'json' | 'csv', title: string, rows: AdviceExportRow[]): Promise<void> {
+    if (rows.length === 0) {
+      this.toolbar.setStatus(l10n.t('No sources to export: every source is Compliant.'), true);
+      return;
+    }
+    try {
+      await request<{ count?: number } | null>({ type: 'exportAdvice', format, title: title.slice(0, 2000), rows });
+      this.toolbar.setStatus(l10n.t('Exported the advice on {0} as {1}.', plural(rows.length, l10n.t('source'), l10n.t('sources')), format.toUpperCase()), false);
+    } catch (err) {
+      this.toolbar.setStatus(l10n.t('Export failed: {0}', (err as Error).message), true);
+    }
+  }
+
+  async copyText(text: string): Promise<void> {
+    if (!text) return;
+    try {
+      await request<null>({ type: 'copyText', text: text.slice(0, 20_000) });
+      this.toolbar.setStatus(l10n.t('Fix text copied.'), false);
+    } catch (err) {
+      this.toolbar.setStatus(l10n.t('Copy failed: {0}', (err as Error).message), true);
     }
   }
 

@@ -1,11 +1,15 @@
 /**
- * The analysis above the records: the trend, the groups table with its Group by controls, and the
- * chips of the filters they set (days, groups). It computes from the view with the DOM-free
+ * The analysis above the records: the Advice (ui/advice.ts), the trend, the groups table with its
+ * Group by controls, and the chips of the filters they set (days, groups). It computes from the view with the DOM-free
  * modules in data/ and renders the three components; every choice goes back to the one view state
  * through `AnalysisHost`.
  */
 import * as l10n from '@vscode/l10n';
-import type { GroupExportRow, ViewState } from '../../src/shared/protocol';
+import type { PeriodHealth } from '../../src/advice/tally';
+import { DEFAULT_THRESHOLDS, type AdviceThresholds } from '../../src/advice/vocabulary';
+import type { AdviceExportRow, GroupExportRow, ViewState } from '../../src/shared/protocol';
+import { computeAdvice } from './data/advice';
+import { AdvicePanel, adviceExportRows, verdictLabel } from './ui/advice';
 import { GROUP_FIELDS, type GroupField, type TrendSplit } from '../../src/shared/columns';
 import { computeGroups, countGroups, sortGroups, type GroupStats, type GroupTable } from './data/groups';
 import { groupLines, NO_LINES, type GroupLine, type GroupLines, type SortedGroups } from './data/groupLines';
@@ -20,13 +24,21 @@ export interface AnalysisHost {
   /** Applies a change to the view state and recomputes. */
   change(patch: Partial<ViewState>): void;
   exportGroups(format: 'json' | 'csv', title: string, rows: GroupExportRow[]): void;
+  exportAdvice(format: 'json' | 'csv', title: string, rows: AdviceExportRow[]): void;
+  copyText(text: string): void;
 }
+
+const DAY_MS = 86_400_000;
 
 const SPLIT_FIELD: Record<Exclude<TrendSplit, 'group'>, GroupField> = {
   category: 'category', dmarcResult: 'dmarcResult', dmarc: 'dmarc', rowClass: 'rowClass', spfReason: 'spfReason', dkimReason: 'dkimReason',
 };
 
 export class Analysis {
+  readonly advice: AdvicePanel;
+  /** The verdicts' and readiness's bars: the defaults until the host sends the user's settings. */
+  thresholds: AdviceThresholds = DEFAULT_THRESHOLDS;
+  private adviceData: PeriodHealth | undefined;
   readonly trend: TrendPanel;
   readonly groups: GroupsTable;
   readonly chips: HTMLElement;
@@ -46,12 +58,21 @@ export class Analysis {
    * rows again (at 1M rows ~100 ms each). One result a slot (the trend, the groups, each open
    * group's subgroups), for what is shown now only: groups by IP address at 1M rows hold ~60 MB.
    */
-  private everyRow = { version: -1, results: new Map<string, { key: string; value: Trend | GroupTable }>() };
+  private everyRow = { version: -1, results: new Map<string, { key: string; value: Trend | GroupTable | PeriodHealth }>() };
 
   constructor(
     private readonly model: RecordsModel,
     private readonly host: AnalysisHost,
   ) {
+    this.advice = new AdvicePanel({
+      onToggle: (adviceOpen) => this.host.change({ adviceOpen }),
+      onChoose: (s) => this.host.change({ facets: { ...this.state.facets, source: [s.source], rowClass: [verdictLabel(s.verdict)] } }),
+      onCopy: (text) => this.host.copyText(text),
+      onExport: (format) => {
+        const d = this.adviceData;
+        if (d) this.host.exportAdvice(format, d.readiness.step.text, adviceExportRows(this.advice.sources));
+      },
+    });
     this.trend = new TrendPanel({
       onSplit: (trendSplit) => this.host.change({ trendSplit }),
       onShare: (share) => this.host.change({ share }),
@@ -153,6 +174,7 @@ export class Analysis {
     this.groupBy.value = state.groupBy ?? '';
     this.thenBy.value = state.thenBy ?? '';
     this.thenBy.disabled = !state.groupBy;
+    this.renderAdvice(view);
     this.renderTrend(view);
     this.renderGroups();
     this.renderChips();
@@ -174,6 +196,18 @@ export class Analysis {
       chosen,
       groupSplitAvailable: !!s.groupBy,
     });
+  }
+
+  private renderAdvice(view: View): void {
+    const s = this.state;
+    this.advice.setOpen(s.adviceOpen);
+    if (!s.adviceOpen) return;
+    const span = s.days ?? this.range;
+    const days = Math.max(1, Math.round((span.endMs - span.startMs + 1) / DAY_MS));
+    const t = this.thresholds;
+    const opts = { thresholds: t, days, locale: document.documentElement.lang || undefined };
+    this.adviceData = this.ofEveryRow(view.order, 'advice', `${days} ${t.compliant} ${t.quarantine} ${t.reject}`, () => computeAdvice(view.order, this.model, opts));
+    this.advice.update(this.adviceData);
   }
 
   private chooseBars(r: { from: number; to: number } | undefined): void {
@@ -215,7 +249,7 @@ export class Analysis {
   }
 
   /** `make()`, or, when `rows` are all the rows, what it gave for every row before (same store version, slot and key). */
-  private ofEveryRow<T extends Trend | GroupTable>(rows: Uint32Array, slot: string, key: string, make: () => T): T {
+  private ofEveryRow<T extends Trend | GroupTable | PeriodHealth>(rows: Uint32Array, slot: string, key: string, make: () => T): T {
     if (rows.length !== this.model.length) return make();
     const memo = this.everyRow;
     if (memo.version !== this.model.store.version) {

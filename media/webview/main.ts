@@ -121,9 +121,11 @@ class App {
         this.afterSelection(false);
       },
     });
-    this.analysis = new Analysis(this.model, { change: (p) => this.change(p), exportGroups: (f, t, rows) => void this.actions.exportGroups(f, t, rows) });
+    this.analysis = new Analysis(this.model, {
+      change: (p) => this.change(p), exportGroups: (...x) => void this.actions.exportGroups(...x), exportAdvice: (...x) => void this.actions.exportAdvice(...x), copyText: (t) => void this.actions.copyText(t),
+    });
     this.status = new LoadStatus(root, this.table.element);
-    const center = el('div', { class: 'center' }, [this.analysis.trend.element, this.analysis.groups.element, this.status.tableArea]);
+    const center = el('div', { class: 'center' }, [this.analysis.advice.element, this.analysis.trend.element, this.analysis.groups.element, this.status.tableArea]);
     this.bodyEl.append(this.facets.element, center, this.detail.element);
     const summaryRow = el('div', { class: 'summary-row' }, [this.summary.element, this.status.loadNote, this.rangeLabel]);
     root.append(this.toolbar.element, summaryRow, this.analysis.chips, this.notices.element, this.status.progress, this.bodyEl, this.announcer);

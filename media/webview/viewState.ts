@@ -8,7 +8,7 @@ import type { ColumnLayout, PanelIdentity, ViewState } from '../../src/shared/pr
 import { isFieldId } from './data/fields';
 
 export function emptyViewState(): ViewState {
-  return { hiddenColumns: [], search: '', facets: {}, scrollTop: 0, groups: [], trendSplit: 'category', share: false, facetWeight: 'emails', detailOpen: true, facetsOpen: true };
+  return { hiddenColumns: [], search: '', facets: {}, scrollTop: 0, groups: [], trendSplit: 'category', share: false, facetWeight: 'emails', detailOpen: true, facetsOpen: true, adviceOpen: true };
 }
 
 function isColumn(v: unknown): v is ColumnId {
@@ -54,6 +54,7 @@ export function sanitizeViewState(raw: unknown): ViewState {
   if (r.facetWeight === 'rows' || r.facetWeight === 'emails') v.facetWeight = r.facetWeight;
   if (typeof r.detailOpen === 'boolean') v.detailOpen = r.detailOpen;
   if (typeof r.facetsOpen === 'boolean') v.facetsOpen = r.facetsOpen;
+  if (typeof r.adviceOpen === 'boolean') v.adviceOpen = r.adviceOpen;
   return v;
 }
 

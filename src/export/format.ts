@@ -195,3 +195,18 @@ export function groupsToCsv(rows: readonly GroupRow[]): string {
   }
   return `${lines.join('\r\n')}\r\n`;
 }
+
+/** The Advice list's columns in CSV, in this order (JSON keeps the same keys). */
+export const ADVICE_CSV_COLUMNS = ['source', 'verdict', 'reasons', 'emails', 'failingEmails', 'quarantinedOrRejected', 'dmarcPass', 'fix'] as const;
+
+export type AdviceRow = Record<(typeof ADVICE_CSV_COLUMNS)[number], string | number | null>;
+
+export function adviceToJson(title: string, rows: readonly AdviceRow[]): string {
+  return `${JSON.stringify({ advice: title, sources: rows }, null, 2)}\n`;
+}
+
+export function adviceToCsv(rows: readonly AdviceRow[]): string {
+  const lines = [ADVICE_CSV_COLUMNS.join(',')];
+  for (const r of rows) lines.push(ADVICE_CSV_COLUMNS.map((c) => csvField(r[c] === null ? '' : String(r[c]))).join(','));
+  return `${lines.join('\r\n')}\r\n`;
+}

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { open, rename, rm } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import type { DmarcRecord } from '../api/types';
-import { csvChunks, groupsToCsv, groupsToJson, jsonChunks, linePieces, type ChunkOptions, type GroupRow } from './format';
+import { adviceToCsv, adviceToJson, csvChunks, groupsToCsv, groupsToJson, jsonChunks, linePieces, type AdviceRow, type ChunkOptions, type GroupRow } from './format';
 import { perfMark } from '../perf';
 
 let exportCount = 0;
@@ -77,6 +77,11 @@ export async function openExport(records: readonly DmarcRecord[], format: 'json'
 /** A grouped table (the panel's Groups) in a new untitled tab. */
 export async function openGroupsExport(title: string, rows: readonly GroupRow[], format: 'json' | 'csv', baseName: string): Promise<vscode.TextEditor> {
   return openText(format === 'json' ? groupsToJson(title, rows) : groupsToCsv(rows), format, safeName(baseName));
+}
+
+/** The panel's Advice list in a new untitled tab. */
+export async function openAdviceExport(title: string, rows: readonly AdviceRow[], format: 'json' | 'csv', baseName: string): Promise<vscode.TextEditor> {
+  return openText(format === 'json' ? adviceToJson(title, rows) : adviceToCsv(rows), format, safeName(baseName));
 }
 
 function safeName(baseName: string): string {

@@ -8,7 +8,7 @@ import {
   columnLayoutSchema, webviewMessageSchema,
   type ColumnLayout, type HostMessage, type PanelIdentity, type RowDetail, type ViewState, type WebviewMessage,
 } from '../shared/protocol';
-import { openExport, openGroupsExport } from '../export/openExport';
+import { openAdviceExport, openExport, openGroupsExport } from '../export/openExport';
 import { Commands } from '../commands';
 import { perfMark } from '../perf';
 import { RowSender } from './rowSender';
@@ -186,6 +186,17 @@ export class RecordsPanel implements vscode.Disposable {
         void this.post({ type: 'response', requestId: m.requestId, ok: true, result: { count: m.rows.length } });
         return;
       }
+      case 'exportAdvice': {
+        if (m.rows.length === 0) throw new Error(vscode.l10n.t('No sources to export: every source is Compliant.'));
+        await openAdviceExport(m.title, m.rows, m.format, `dmarc-${this.target.org.name ?? this.target.org.id}-advice`);
+        this.deps.log.info(`exported the advice on ${m.rows.length} source(s) as ${m.format.toUpperCase()}`);
+        void this.post({ type: 'response', requestId: m.requestId, ok: true, result: { count: m.rows.length } });
+        return;
+      }
+      case 'copyText':
+        await vscode.env.clipboard.writeText(m.text);
+        void this.post({ type: 'response', requestId: m.requestId, ok: true, result: null });
+        return;
     }
   }
 

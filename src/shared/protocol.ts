@@ -38,6 +38,7 @@ export const viewStateSchema = z.object({
   facetWeight: z.enum(['emails', 'rows']).default('emails'),
   detailOpen: z.boolean().default(true),
   facetsOpen: z.boolean().default(true),
+  adviceOpen: z.boolean().default(true),
 });
 export type ViewState = z.infer<typeof viewStateSchema>;
 
@@ -66,6 +67,19 @@ export const groupExportRowSchema = z.object({
   last: z.string().max(40),
 });
 export type GroupExportRow = z.infer<typeof groupExportRowSchema>;
+
+/** One source of an exported Advice list (src/advice): rates are fractions (0–1), null without emails. */
+export const adviceExportRowSchema = z.object({
+  source: z.string().max(20_000),
+  verdict: z.string().max(100),
+  reasons: z.string().max(2_000),
+  emails: z.number().nonnegative().finite(),
+  failingEmails: z.number().nonnegative().finite(),
+  quarantinedOrRejected: z.number().nonnegative().finite(),
+  dmarcPass: z.number().min(0).max(1).nullable(),
+  fix: z.string().max(20_000),
+});
+export type AdviceExportRow = z.infer<typeof adviceExportRowSchema>;
 
 /** The panel's identity, kept in the webview state for the serializer (no key, no records). */
 export const panelIdentitySchema = z.object({
@@ -148,5 +162,15 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
     title: z.string().max(500),
     rows: z.array(groupExportRowSchema).max(1_000_000),
   }),
+  z.object({
+    type: z.literal('exportAdvice'),
+    requestId: z.number().int(),
+    format: z.enum(['json', 'csv']),
+    /** What the advice is of, for the file: the readiness step. */
+    title: z.string().max(2_000),
+    rows: z.array(adviceExportRowSchema).max(10_000),
+  }),
+  /** Text the user asked to copy (the Advice's fix of a source). */
+  z.object({ type: z.literal('copyText'), requestId: z.number().int(), text: z.string().min(1).max(20_000) }),
 ]);
 export type WebviewMessage = z.infer<typeof webviewMessageSchema>;
