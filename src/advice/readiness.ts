@@ -100,7 +100,9 @@ function stepOf(r: Readiness, input: ReadinessInput, bars: Pick<AdviceThresholds
     const more = r.losing.length > 1 ? l10n.t(' (+{0} more sources)', r.losing.length - 1) : '';
     return {
       kind: 'losing',
-      text: l10n.t('Legitimate mail is being lost: {0} had {1} emails quarantined or rejected in {2}{3}. Fix it first.', first.source, n.format(first.lost), days, more) + tail,
+      text: (first.lost === 1
+        ? l10n.t('Legitimate mail is being lost: {0} had 1 email quarantined or rejected in {1}{2}. Fix it first.', first.source, days, more)
+        : l10n.t('Legitimate mail is being lost: {0} had {1} emails quarantined or rejected in {2}{3}. Fix it first.', first.source, n.format(first.lost), days, more)) + tail,
     };
   }
   if (r.share < bars.quarantine) {

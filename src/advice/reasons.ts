@@ -145,9 +145,14 @@ export function isRelay(row: Pick<AdviceRow, 'source' | 'rdns'>): boolean {
  * its own (SRS) passes SPF as itself, and its reverse DNS names are under that domain.
  */
 function rewroteReturnPath(row: AdviceRow): boolean {
-  if (row.spf !== 'pass' || !row.returnPath) return false;
-  const rp = organizationalDomain(normalDomain(row.returnPath));
-  for (const name of row.rdns) if (organizationalDomain(normalDomain(name)) === rp) return true;
+  if (row.spf !== 'pass') return false;
+  const rp = normalDomain(row.returnPath);
+  if (!rp) return false;
+  const org = organizationalDomain(rp);
+  for (const name of row.rdns) {
+    const n = normalDomain(name);
+    if (n && organizationalDomain(n) === org) return true;
+  }
   return false;
 }
 

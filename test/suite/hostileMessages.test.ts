@@ -41,7 +41,7 @@ async function lagDuring(f: () => Promise<void>): Promise<number> {
 }
 
 const wrong = fc.oneof(fc.constantFrom(null, undefined, true, -1, 1.5, NaN, Infinity, -0, 2 ** 53, 1e308, '', 'x', [], {}, [1], { a: 1 }), fc.string(), fc.integer());
-const TYPES = ['ready', 'retry', 'getRow', 'export', 'copyRow', 'selectionChanged', 'saveState', 'saveLayout', 'exportGroups', 'updateKey', 'resend'];
+const TYPES = ['ready', 'retry', 'getRow', 'export', 'copyRow', 'selectionChanged', 'saveState', 'saveLayout', 'exportGroups', 'updateKey', 'resend', 'exportAdvice', 'copyText'];
 
 /** Messages a compromised page could send: none of them valid enough to act on. */
 function messages(rowCount: number): unknown[] {
@@ -71,6 +71,11 @@ function messages(rowCount: number): unknown[] {
     { type: big },
     { type: 'getRow', requestId: big, index: 0 },
     { type: 'exportGroups', requestId: 8, format: 'json', title: big, rows: [] },
+    { type: 'copyText', requestId: 10, text: big },
+    { type: 'copyText', requestId: 11, text: '' },
+    { type: 'exportAdvice', requestId: 12, format: 'csv', title: 't', rows: [{ source: 1 }] },
+    { type: 'exportAdvice', requestId: 13, format: 'json', title: 't', rows: Array(10_001).fill({ source: 's', verdict: 'v', reasons: '', emails: 1, failingEmails: 1, quarantinedOrRejected: 0, dmarcPass: 0.5, fix: 'f' }) },
+    { type: 'exportAdvice', requestId: 14, format: 'json', title: big, rows: [] },
     { type: 'saveState', state: { search: big } },
     { type: 'saveLayout', layout: { order: Array(5_000_000).fill('source') } },
     deep,

@@ -89,15 +89,14 @@ const SOURCES: [string, boolean][] = [
 const SOURCE_RELAY = new Map(SOURCES);
 
 /**
- * Reverse DNS names, each labelled by hand: a mailbox provider's or a list server's? None that
- * normalizes to '' (such as '' or '.'): with an empty Return-Path the real rule counts those as
- * the relay's own domain (reported apart, left out here).
+ * Reverse DNS names, each labelled by hand: a mailbox provider's or a list server's? Names that
+ * normalize to '' ('' and '.') are in: an empty name is nobody's domain, not the relay's own.
  */
 const RDNS: [string, boolean][] = [
   ['mail-sor-f41.google.com', true], ['MAIL-YW1-F170.GOOGLE.COM.', true], ['mail.outlook.com', true], ['out.forwardemail.net', true],
   ['lists.example.org', true], ['mailman.python.org', true], ['list.acme.com', true], ['sympa.acme.co.uk', true],
   ['mx.acme.com', false], ['o1.esp.net', false], ['google.com.evil.net', false], ['notgoogle.com', false], ['mylists.example.org', false],
-  ['bounce.esp.net', false], ['mail.bücher.example', false], ['203.0.113.9', false], ['__proto__', false],
+  ['bounce.esp.net', false], ['mail.bücher.example', false], ['203.0.113.9', false], ['__proto__', false], ['', false], ['.', false],
 ];
 const RDNS_RELAY = new Map(RDNS);
 

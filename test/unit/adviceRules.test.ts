@@ -410,7 +410,7 @@ describe('advice: readiness for enforcement', () => {
   it('losing mail even above the bars, in one day, with the policy’s notes', () => {
     assert.deepEqual(step({ mix: [999, 0, 1, 0], fixSources: [{ source: 'ESP', failing: 1, lost: 1 }], days: 1, policy: { p: 'reject', testing: 'y' } }), {
       kind: 'losing',
-      text: 'Legitimate mail is being lost: ESP had 1 emails quarantined or rejected in 1 day. Fix it first. The policy is in test mode (t=y): receivers apply one step less than p says.',
+      text: 'Legitimate mail is being lost: ESP had 1 email quarantined or rejected in 1 day. Fix it first. The policy is in test mode (t=y): receivers apply one step less than p says.',
     });
   });
 
