@@ -15,6 +15,7 @@ import { RefreshRound, refreshReport, type RefreshOutcome } from './refreshRound
 import { appendTable, healthColor, revealBidiIn } from './treeText';
 import { noticeNodes, noticesItem } from './notices';
 import { ipNodes, moreIpsItem } from './sourceIps';
+import { HealthTree, appendSourceAdvice, mixLine, verdictColor, verdictLabel } from './healthNodes';
 import { ReportTree } from '../reportFiles/reportTree';
 import { REPORT_FILES_ID, type ReportFiles } from '../reportFiles/reportFiles';
 
@@ -41,6 +42,7 @@ export class DmarcTreeProvider implements vscode.TreeDataProvider<Node>, vscode.
   /** Summaries by records array (see `recordsOf`): computed once per held range. */
   private readonly memo = new SummaryMemo();
   private readonly reports: ReportTree | undefined;
+  private readonly health = new HealthTree(this.text, () => this.changed.fire(), vscode.env.language || 'en');
 
   constructor(
     private readonly accounts: AccountStore,
@@ -126,6 +128,7 @@ export class DmarcTreeProvider implements vscode.TreeDataProvider<Node>, vscode.
   getChildren(node?: Node): vscode.ProviderResult<Node[]> {
     if (!node) return [...this.roots(), ...(this.reports?.roots() ?? [])];
     if (node.kind === 'reports' || node.kind === 'location') return this.reports?.children(node);
+    if (HealthTree.owns(node)) return this.health.children(node);
     switch (node.kind) {
       case 'account':
         return node.account.organizations.length
@@ -234,7 +237,8 @@ export class DmarcTreeProvider implements vscode.TreeDataProvider<Node>, vscode.
 
   private dataChildren(node: NodeOf<'bucket'>, data: RangeData, records: readonly DmarcRecord[]): Node[] {
     const { account, org, bucket } = node;
-    const out: Node[] = [{ kind: 'summary', bucket, summary: this.summaryOf(records) }];
+    const [held, sources] = [this.health.of(records, bucket), this.sourcesOf(records)];
+    const out: Node[] = [this.health.node(node, held, sources), { kind: 'summary', bucket, summary: this.summaryOf(records) }];
     out.push(...noticeNodes(node, data));
     if (bucket.children?.length) {
       out.push({ kind: 'group', account, org, bucket, label: bucket.children[0].kind === 'week' ? vscode.l10n.t('Weeks') : vscode.l10n.t('Days'), children: bucket.children });
@@ -242,7 +246,7 @@ export class DmarcTreeProvider implements vscode.TreeDataProvider<Node>, vscode.
     if (records.length === 0) {
       out.push({ kind: 'message', label: vscode.l10n.t('No reports in this range'), icon: 'circle-slash' });
     }
-    for (const source of this.sourcesOf(records)) out.push({ kind: 'source', account, org, bucket, source });
+    for (const source of sources) out.push({ kind: 'source', account, org, bucket, source, advice: held.bySource.get(source.source) });
     return out;
   }
 
@@ -254,6 +258,7 @@ export class DmarcTreeProvider implements vscode.TreeDataProvider<Node>, vscode.
   private makeItem(node: Node): vscode.TreeItem {
     const C = vscode.TreeItemCollapsibleState;
     if (ReportTree.owns(node)) return this.reports!.item(node);
+    if (HealthTree.owns(node)) return this.health.item(node);
     switch (node.kind) {
       case 'account': {
         const item = new vscode.TreeItem(node.account.label, C.Expanded);
@@ -319,19 +324,21 @@ export class DmarcTreeProvider implements vscode.TreeDataProvider<Node>, vscode.
         const item = new vscode.TreeItem(s.source || vscode.l10n.t('(unknown source)'), s.ips.length ? C.Collapsed : C.None);
         item.id = `s/${node.account.id}/${node.org.id}/${node.bucket.id}/${s.source}`;
         item.description = this.text.passAndEmails(s.passRate, s.emails);
-        item.iconPath = new vscode.ThemeIcon('circle-filled', healthColor(s.passRate));
+        item.iconPath = new vscode.ThemeIcon('circle-filled', node.advice ? verdictColor(node.advice.verdict) : healthColor(s.passRate));
         const md = new vscode.MarkdownString();
         md.appendMarkdown('**');
         md.appendText(s.source);
         md.appendMarkdown(`**\n\n${vscode.l10n.t('{0} from {1}', this.text.emailsInRows(s.emails, s.rows), this.text.ips(s.ips.length))}  \n`);
         md.appendMarkdown(`${vscode.l10n.t('DMARC pass rate')}: ${this.pct(s.passRate)}\n\n`);
         appendTable(md, vscode.l10n.t('Category'), s.byCategory, this.num.bind(this));
+        if (node.advice) appendSourceAdvice(md, node.advice, this.health.thresholds.compliant, this.text);
         item.tooltip = md;
         item.contextValue = 'source';
         return item;
       }
       case 'ip': {
         const ip = node.ip;
+        const judged = node.advice?.ips.get(ip.ipAddress);
         const item = new vscode.TreeItem(ip.ipAddress, C.None);
         item.id = `i/${node.account.id}/${node.org.id}/${node.bucket.id}/${node.source.source}/${ip.ipAddress}`;
         item.description = [this.text.passAndEmails(ip.passRate, ip.emails), ip.rdns.length ? ip.rdns.join(', ') : vscode.l10n.t('no rDNS'), ip.ipCountryCode].filter(Boolean).join(' · ');
@@ -341,8 +348,9 @@ export class DmarcTreeProvider implements vscode.TreeDataProvider<Node>, vscode.
           this.text.emailsInRows(ip.emails, ip.rows),
           `${vscode.l10n.t('rDNS')}: ${ip.rdns.join(', ') || vscode.l10n.t('none')}`,
           `${vscode.l10n.t('Country')}: ${ip.ipCountryCode ?? vscode.l10n.t('unknown')}`,
+          ...(judged ? [`${vscode.l10n.t('Verdict')}: ${verdictLabel(judged.verdict)}`, mixLine(judged.mix, this.text)] : []),
         ].join('\n');
-        item.iconPath = new vscode.ThemeIcon('circle-filled', healthColor(ip.passRate));
+        item.iconPath = new vscode.ThemeIcon('circle-filled', judged ? verdictColor(judged.verdict) : healthColor(ip.passRate));
         item.contextValue = 'ip';
         return item;
       }
@@ -378,6 +386,7 @@ export class DmarcTreeProvider implements vscode.TreeDataProvider<Node>, vscode.
   }
 
   dispose(): void {
+    this.health.dispose();
     this.changed.dispose();
   }
 }

@@ -3,6 +3,8 @@ import type { Bucket } from '../records/buckets';
 import type { SourceSummary, Summary } from '../records/summary';
 import type { ImportError } from '../import/types';
 import type { LibraryLocation } from '../import/library';
+import type { DomainReadiness, PeriodHealth, SourceAdvice } from '../advice/health';
+import type { RowClass } from '../advice/vocabulary';
 
 /**
  * Plain tree nodes: the model (src/records) does the I/O, the provider maps these to TreeItems.
@@ -14,13 +16,19 @@ export type Node =
   | { kind: 'bucket'; account: Account; org: Organization; bucket: Bucket }
   | { kind: 'group'; account: Account; org: Organization; bucket: Bucket; label: string; children: Bucket[] }
   | { kind: 'summary'; bucket: Bucket; summary: Summary; note?: string }
-  | { kind: 'source'; account: Account; org: Organization; bucket: Bucket; source: SourceSummary }
-  | { kind: 'ip'; account: Account; org: Organization; bucket: Bucket; source: SourceSummary; ip: SourceSummary['ips'][number] }
+  /** `advice`: the source's verdict, mix and fix in the period (healthNodes.ts). */
+  | { kind: 'source'; account: Account; org: Organization; bucket: Bucket; source: SourceSummary; advice?: SourceAdvice }
+  | { kind: 'ip'; account: Account; org: Organization; bucket: Bucket; source: SourceSummary; ip: SourceSummary['ips'][number]; advice?: SourceAdvice }
   /** The IPs of a source past the ones listed (sourceIps.ts): how many, and their emails. */
   | { kind: 'moreIps'; account: Account; org: Organization; bucket: Bucket; source: SourceSummary; count: number; emails: number }
   | { kind: 'message'; label: string; detail?: string; icon?: string }
   /** Several messages about a range's rows, folded (notices.ts). */
   | { kind: 'notices'; account: Account; org: Organization; bucket: Bucket; label: string; detail: string; items: NodeOf<'message'>[] }
+  /** A period's Health (healthNodes.ts): its readiness; its Header From domains, then its sources by verdict. */
+  | { kind: 'health'; account: Account; org: Organization; bucket: Bucket; health: PeriodHealth; sources: readonly SourceSummary[] }
+  | { kind: 'healthDomain'; account: Account; org: Organization; bucket: Bucket; domain: DomainReadiness }
+  | { kind: 'healthClass'; account: Account; org: Organization; bucket: Bucket; cls: RowClass; advice: readonly SourceAdvice[]; sources: readonly SourceSummary[] }
+  | { kind: 'healthSource'; account: Account; org: Organization; bucket: Bucket; advice: SourceAdvice; source: SourceSummary | undefined }
   | { kind: 'error'; account: Account; org: Organization; bucket: Bucket; message: string; forbidden: boolean }
   /** The Report Files section: policy domains (as `org` nodes of the report-files account), then the locations. */
   | { kind: 'reports' }

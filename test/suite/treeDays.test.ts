@@ -7,6 +7,8 @@ import type { DmarcExplorerApi } from '../../src/extension';
 import type { Node, NodeOf } from '../../src/tree/nodes';
 import type { Account } from '../../src/accounts/accountStore';
 import type { HostMessage } from '../../src/shared/protocol';
+import { periodHealth } from '../../src/advice/health';
+import { DEFAULT_THRESHOLDS } from '../../src/advice/vocabulary';
 
 const KEY = 'tree-days-suite-key-5d2e8';
 const ORG = 'org-tree-days-1';
@@ -157,9 +159,13 @@ describe('DMARC tree: days, IPs (extension host, local API server)', () => {
       { ...summaryOf(first), emailsByCategory: { ...summaryOf(first).emailsByCategory }, emailsByDisposition: { ...summaryOf(first).emailsByDisposition } });
   });
 
-  it('IP items show their pass rate, emails and a health colour equal to a count of the rows', async () => {
+  it('IP items show their pass rate and emails equal to a count of the rows, and their verdict\u2019s colour', async () => {
     const sources = (await children(month)).filter((n): n is NodeOf<'source'> => n.kind === 'source');
     assert.ok(sources.length > 1);
+    // Sources and IPs are coloured by verdict (test/suite/health.test.ts), as the advice rules judge the same rows.
+    const held = api.store.peekRecords({ accountId: account.id, organizationId: ORG }, month.bucket.start, month.bucket.end)!;
+    const verdicts = periodHealth(held, { thresholds: DEFAULT_THRESHOLDS, days: 30 });
+    const VERDICT_COLOURS: Record<string, string> = { compliant: 'charts.green', 'needs-fixing': 'charts.yellow', forwarded: 'charts.blue', unauthenticated: 'charts.red' };
     let checked = 0;
     const colours = new Set<string>();
     for (const source of sources) {
@@ -174,14 +180,15 @@ describe('DMARC tree: days, IPs (extension host, local API server)', () => {
         assertShows(String(item.description), expected, ip.ip.ipAddress);
         assert.equal(ip.ip.passEmails, expected.pass);
         const colour = colorId(item.iconPath);
-        assert.equal(colour, expectedHealthColor(expected), `${ip.ip.ipAddress}: health colour`);
+        const verdict = verdicts.sources.find((v) => v.source === source.source.source)!.ips.get(ip.ip.ipAddress)!.verdict;
+        assert.equal(colour, VERDICT_COLOURS[verdict], `${ip.ip.ipAddress}: ${verdict}'s colour`);
         colours.add(colour!);
         assert.match(String(item.tooltip), new RegExp(`${expected.emails === 1 ? '1 email' : `${expected.emails.toLocaleString('en')} emails`} in ${expected.rows === 1 ? '1 row' : `${expected.rows.toLocaleString('en')} rows`}`));
         checked++;
       }
     }
     assert.ok(checked >= 5, `${checked} IPs checked`);
-    assert.ok(colours.size >= 2, `the sample data has IPs of different health (${[...colours].join(', ')})`);
+    assert.ok(colours.size >= 2, `the sample data has IPs of different verdicts (${[...colours].join(', ')})`);
     assert.equal(dataRequests().length, 1);
   });
 
