@@ -206,7 +206,12 @@ export class Analysis {
     const days = Math.max(1, Math.round((span.endMs - span.startMs + 1) / DAY_MS));
     const t = this.thresholds;
     const opts = { thresholds: t, days, locale: document.documentElement.lang || undefined };
-    this.adviceData = this.ofEveryRow(view.order, 'advice', `${days} ${t.compliant} ${t.quarantine} ${t.reject}`, () => computeAdvice(view.order, this.model, opts));
+    this.adviceData = this.ofEveryRow(view.order, 'advice', `${days} ${t.compliant} ${t.quarantine} ${t.reject}`, () => {
+      const t0 = performance.now();
+      const health = computeAdvice(view.order, this.model, opts);
+      if (window.__dmarcPerf) window.__dmarcPerf.lastAdviceMs = performance.now() - t0;
+      return health;
+    });
     this.advice.update(this.adviceData);
   }
 

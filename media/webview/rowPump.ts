@@ -31,6 +31,8 @@ export interface Perf {
   resends: string[];
   lastSortMs: number | null;
   lastFilterMs: number | null;
+  /** How long the last Advice took to compute (analysis.ts; a view of every row computed before is not computed again). */
+  lastAdviceMs?: number | null;
   /** Bytes the rows and their caches hold in typed arrays, which `performance.memory` does not count (set by main.ts). */
   arrayBytes?: () => number;
   /** Content-Security-Policy violations seen in this page (directive and blocked URI): tests assert there are none. */
