@@ -23,9 +23,12 @@ import { bucketLabel, TrendPanel } from './trend';
 export interface AnalysisHost {
   /** Applies a change to the view state and recomputes. */
   change(patch: Partial<ViewState>): void;
-  exportGroups(format: 'json' | 'csv', title: string, rows: GroupExportRow[]): void;
-  exportAdvice(format: 'json' | 'csv', title: string, rows: AdviceExportRow[]): void;
-  copyText(text: string): void;
+  /** What the host of the page does for the analysis: exports and copies (actions.ts). */
+  actions(): {
+    exportGroups(format: 'json' | 'csv', title: string, rows: GroupExportRow[]): Promise<void>;
+    exportAdvice(format: 'json' | 'csv', title: string, rows: AdviceExportRow[]): Promise<void>;
+    copyText(text: string): Promise<void>;
+  };
 }
 
 const DAY_MS = 86_400_000;
@@ -67,10 +70,10 @@ export class Analysis {
     this.advice = new AdvicePanel({
       onToggle: (adviceOpen) => this.host.change({ adviceOpen }),
       onChoose: (s) => this.host.change({ facets: { ...this.state.facets, source: [s.source], rowClass: [verdictLabel(s.verdict)] } }),
-      onCopy: (text) => this.host.copyText(text),
+      onCopy: (text) => void this.host.actions().copyText(text),
       onExport: (format) => {
         const d = this.adviceData;
-        if (d) this.host.exportAdvice(format, d.readiness.step.text, adviceExportRows(this.advice.sources));
+        if (d) void this.host.actions().exportAdvice(format, d.readiness.step.text, adviceExportRows(this.advice.sources));
       },
     });
     this.trend = new TrendPanel({
@@ -132,6 +135,16 @@ export class Analysis {
 
   private laterPending = false;
   private laterSeq = 0;
+
+  /** The thresholds the host sends (untrusted shape: each a fraction 0–1, else the default); judged again when they change. */
+  setThresholds(raw: unknown): void {
+    const r = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
+    const share = (v: unknown, d: number): number => (typeof v === 'number' && v >= 0 && v <= 1 ? v : d);
+    const t = { compliant: share(r.compliant, DEFAULT_THRESHOLDS.compliant), quarantine: share(r.quarantine, DEFAULT_THRESHOLDS.quarantine), reject: share(r.reject, DEFAULT_THRESHOLDS.reject) };
+    const was = this.thresholds;
+    this.thresholds = t;
+    if (this.lastView && (t.compliant !== was.compliant || t.quarantine !== was.quarantine || t.reject !== was.reject)) this.update(this.state, this.lastView);
+  }
 
   setRange(startMs: number, endMs: number): void {
     this.range = { startMs, endMs };
@@ -342,7 +355,7 @@ export class Analysis {
       rows.push(row(g, top.emails, g.key));
       if (then) for (const c of sortGroups(computeGroups(view.order, this.model.store, then, { field, code: g.code }).groups, this.sort.by, this.sort.descending)) rows.push(row(c, top.emails, g.key, c.key));
     }
-    this.host.exportGroups(format, `${groupLabel(s.groupBy)}${s.thenBy ? ` → ${groupLabel(s.thenBy)}` : ''}`, rows);
+    void this.host.actions().exportGroups(format, `${groupLabel(s.groupBy)}${s.thenBy ? ` → ${groupLabel(s.thenBy)}` : ''}`, rows);
   }
 
   /** What the trend unit of the panel's range is (for the bench and tests). */

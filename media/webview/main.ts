@@ -121,9 +121,7 @@ class App {
         this.afterSelection(false);
       },
     });
-    this.analysis = new Analysis(this.model, {
-      change: (p) => this.change(p), exportGroups: (...x) => void this.actions.exportGroups(...x), exportAdvice: (...x) => void this.actions.exportAdvice(...x), copyText: (t) => void this.actions.copyText(t),
-    });
+    this.analysis = new Analysis(this.model, { change: (p) => this.change(p), actions: () => this.actions });
     this.status = new LoadStatus(root, this.table.element);
     const center = el('div', { class: 'center' }, [this.analysis.advice.element, this.analysis.trend.element, this.analysis.groups.element, this.status.tableArea]);
     this.bodyEl.append(this.facets.element, center, this.detail.element);
@@ -196,6 +194,8 @@ class App {
         return settle(m as { requestId: number; ok: boolean; result?: unknown; error?: string });
       case 'command':
         return this.actions.hostCommand(m.command);
+      case 'thresholds': // the dmarc.advice settings changed
+        return this.analysis.setThresholds(m.thresholds);
     }
   }
 
@@ -214,6 +214,7 @@ class App {
     const start = Date.parse(String(m.identity?.start));
     const end = Date.parse(String(m.identity?.end));
     if (Number.isFinite(start) && Number.isFinite(end)) this.analysis.setRange(start, end);
+    this.analysis.setThresholds(m.thresholds);
     this.columns.load(m.layout);
     const view = (this.state = startingView(vscodeApi.getState(), m));
     this.toolbar.setSearch(view.search);

@@ -8,6 +8,7 @@ import {
   columnLayoutSchema, webviewMessageSchema,
   type ColumnLayout, type HostMessage, type PanelIdentity, type RowDetail, type ViewState, type WebviewMessage,
 } from '../shared/protocol';
+import { adviceThresholds, onAdviceThresholdsChange } from '../tree/adviceSettings';
 import { openAdviceExport, openExport, openGroupsExport } from '../export/openExport';
 import { Commands } from '../commands';
 import { perfMark } from '../perf';
@@ -69,6 +70,7 @@ export class RecordsPanel implements vscode.Disposable {
     this.sender.onFirstPosted = () => perfMark('firstChunkPosted');
     panel.webview.html = this.html();
     this.disposables.push(panel.webview.onDidReceiveMessage((m) => void this.handleMessage(m)));
+    this.disposables.push(onAdviceThresholdsChange((thresholds) => void this.post({ type: 'thresholds', thresholds })));
     // Fetch while the webview starts (its script takes 0.5–1.5 s here): rows wait in the sender.
     void this.load(false);
   }
@@ -303,6 +305,7 @@ export class RecordsPanel implements vscode.Disposable {
       ...(this.savedView ? { state: this.savedView } : {}),
       ...(this.target.initialSearch !== undefined ? { initialSearch: this.target.initialSearch } : {}),
       ...(layout ? { layout } : {}),
+      thresholds: adviceThresholds(),
     };
   }
 

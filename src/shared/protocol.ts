@@ -11,6 +11,7 @@
  */
 import * as z from 'zod';
 import { COLUMNS, FACETS, GROUP_FIELDS, TREND_SPLITS, type GroupField } from './columns';
+import type { AdviceThresholds } from '../advice/vocabulary';
 
 export { COLUMNS, FACETS };
 export type { ColumnId, FacetId, GroupField, RowTuple, TrendSplit } from './columns';
@@ -99,7 +100,9 @@ export type HostMessage =
    * `rows`: how many rows of which load were posted before it (rows go out before the webview is
    * ready, and a page that loads slowly can miss the first: it asks for them again, `resend`).
    */
-  | { type: 'init'; title: string; rangeLabel: string; identity: PanelIdentity; state?: ViewState; initialSearch?: string; layout?: ColumnLayout; rows?: { load: number; sent: number } }
+  | { type: 'init'; title: string; rangeLabel: string; identity: PanelIdentity; state?: ViewState; initialSearch?: string; layout?: ColumnLayout; rows?: { load: number; sent: number }; thresholds?: AdviceThresholds }
+  /** The advice's thresholds changed (the `dmarc.advice` settings): the Advice is judged again. */
+  | { type: 'thresholds'; thresholds: AdviceThresholds }
   /** A load started (`load`: the id its rows will carry). */
   | { type: 'loading'; message: string; load?: number }
   /**
