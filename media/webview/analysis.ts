@@ -9,7 +9,7 @@ import type { PeriodHealth } from '../../src/advice/tally';
 import { DEFAULT_THRESHOLDS, type AdviceThresholds } from '../../src/advice/vocabulary';
 import type { AdviceExportRow, GroupExportRow, ViewState } from '../../src/shared/protocol';
 import { computeAdvice } from './data/advice';
-import { AdvicePanel, adviceExportRows, verdictLabel } from './ui/advice';
+import { AdvicePanel, adviceExportRows, publishedAdvice, verdictLabel, type Published } from './ui/advice';
 import { GROUP_FIELDS, type GroupField, type TrendSplit } from '../../src/shared/columns';
 import { computeGroups, countGroups, sortGroups, type GroupStats, type GroupTable } from './data/groups';
 import { groupLines, NO_LINES, type GroupLine, type GroupLines, type SortedGroups } from './data/groupLines';
@@ -41,6 +41,9 @@ export class Analysis {
   readonly advice: AdvicePanel;
   /** The verdicts' and readiness's bars: the defaults until the host sends the user's settings. */
   thresholds: AdviceThresholds = DEFAULT_THRESHOLDS;
+  /** The policies the rows' reports state (report files), once the host sent them. */
+  private published: Published | undefined;
+  private publishedVersion = 0;
   private adviceData: PeriodHealth | undefined;
   readonly trend: TrendPanel;
   readonly groups: GroupsTable;
@@ -136,14 +139,26 @@ export class Analysis {
   private laterPending = false;
   private laterSeq = 0;
 
-  /** The thresholds the host sends (untrusted shape: each a fraction 0–1, else the default); judged again when they change. */
-  setThresholds(raw: unknown): void {
-    const r = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
-    const share = (v: unknown, d: number): number => (typeof v === 'number' && v >= 0 && v <= 1 ? v : d);
-    const t = { compliant: share(r.compliant, DEFAULT_THRESHOLDS.compliant), quarantine: share(r.quarantine, DEFAULT_THRESHOLDS.quarantine), reject: share(r.reject, DEFAULT_THRESHOLDS.reject) };
-    const was = this.thresholds;
-    this.thresholds = t;
-    if (this.lastView && (t.compliant !== was.compliant || t.quarantine !== was.quarantine || t.reject !== was.reject)) this.update(this.state, this.lastView);
+  /**
+   * What the host sends for the Advice (untrusted shape): thresholds, each a fraction 0–1 (else the
+   * default), and the policies the rows' reports state. Judged again when either changes.
+   */
+  setAdvice(m: { thresholds?: unknown; published?: unknown }): void {
+    let changed = false;
+    if (m.thresholds !== undefined) {
+      const r = (m.thresholds && typeof m.thresholds === 'object' ? m.thresholds : {}) as Record<string, unknown>;
+      const share = (v: unknown, d: number): number => (typeof v === 'number' && v >= 0 && v <= 1 ? v : d);
+      const t = { compliant: share(r.compliant, DEFAULT_THRESHOLDS.compliant), quarantine: share(r.quarantine, DEFAULT_THRESHOLDS.quarantine), reject: share(r.reject, DEFAULT_THRESHOLDS.reject) };
+      const was = this.thresholds;
+      changed = t.compliant !== was.compliant || t.quarantine !== was.quarantine || t.reject !== was.reject;
+      this.thresholds = t;
+    }
+    if (m.published !== undefined) {
+      this.published = publishedAdvice(m.published);
+      this.publishedVersion++;
+      changed = true;
+    }
+    if (changed && this.lastView) this.update(this.state, this.lastView);
   }
 
   setRange(startMs: number, endMs: number): void {
@@ -218,14 +233,15 @@ export class Analysis {
     const span = s.days ?? this.range;
     const days = Math.max(1, Math.round((span.endMs - span.startMs + 1) / DAY_MS));
     const t = this.thresholds;
-    const opts = { thresholds: t, days, locale: document.documentElement.lang || undefined };
-    this.adviceData = this.ofEveryRow(view.order, 'advice', `${days} ${t.compliant} ${t.quarantine} ${t.reject}`, () => {
+    const p = this.published;
+    const opts = { thresholds: t, days, locale: document.documentElement.lang || undefined, ...(p?.latest ? { policy: p.latest, policyOf: (d: string) => p.byDomain.get(d) } : {}) };
+    this.adviceData = this.ofEveryRow(view.order, 'advice', `${days} ${t.compliant} ${t.quarantine} ${t.reject} ${this.publishedVersion}`, () => {
       const t0 = performance.now();
       const health = computeAdvice(view.order, this.model, opts);
       if (window.__dmarcPerf) window.__dmarcPerf.lastAdviceMs = performance.now() - t0;
       return health;
     });
-    this.advice.update(this.adviceData);
+    this.advice.update(this.adviceData, p);
   }
 
   private chooseBars(r: { from: number; to: number } | undefined): void {

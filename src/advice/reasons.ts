@@ -38,6 +38,8 @@ const SPF_NOT_ALLOWED = new Set(['fail', 'softfail', 'neutral']);
 const DKIM_BROKEN = new Set(['fail', 'neutral', 'policy', 'none']);
 
 const names = new Map<string, string>();
+let lastName = '';
+let lastNormal = '';
 
 /**
  * An internationalised name as its A-labels (`bücher.example` → `xn--bcher-kva.example`), by the
@@ -54,6 +56,8 @@ function aLabel(d: string): string {
 
 /** A domain as DNS compares it: trimmed, lower case, no trailing dot, IDN as its A-label (xn--). */
 export function normalDomain(domain: string): string {
+  // Rows in a row share their Header From: the last answer first, before the map.
+  if (domain === lastName) return lastNormal;
   let n = names.get(domain);
   if (n === undefined) {
     const d = domain.trim().toLowerCase().replace(/\.+$/, '');
@@ -61,6 +65,8 @@ export function normalDomain(domain: string): string {
     if (names.size > 50_000) names.clear();
     names.set(domain, n);
   }
+  lastName = domain;
+  lastNormal = n;
   return n;
 }
 
@@ -123,6 +129,8 @@ const RELAY_DOMAINS = new Set([
   'icloud.com', 'me.com', 'protonmail.ch', 'messagingengine.com', 'zoho.com', 'zohomail.com', 'gmx.net', 'web.de',
   'mail.ru', 'yandex.net', 'comcast.net', 'pobox.com', 'forwardemail.net',
 ]);
+/** Per source name, whether it names a relay (a handful of names, on every failing row). */
+const relaySources = new Map<string, boolean>();
 /** A reverse DNS label that names a list server: `lists.example.org`, `mailman.example.org`. */
 const LIST_LABEL = /(^|\.)(lists?|mailman|listserv|sympa)\./;
 
@@ -132,7 +140,12 @@ const LIST_LABEL = /(^|\.)(lists?|mailman|listserv|sympa)\./;
  * or a `lists.` / `mailman.` host).
  */
 export function isRelay(row: Pick<AdviceRow, 'source' | 'rdns'>): boolean {
-  if (RELAY_SOURCE.test(row.source)) return true;
+  let bySource = relaySources.get(row.source);
+  if (bySource === undefined) {
+    if (relaySources.size > 10_000) relaySources.clear();
+    relaySources.set(row.source, (bySource = RELAY_SOURCE.test(row.source)));
+  }
+  if (bySource) return true;
   for (const name of row.rdns) {
     const n = normalDomain(name);
     if (LIST_LABEL.test(n) || RELAY_DOMAINS.has(organizationalDomain(n))) return true;
@@ -170,7 +183,7 @@ function authenticates(row: AdviceRow): boolean {
 export function rowClass(row: AdviceRow, ctx: RowContext = NO_CONTEXT, dkim?: DkimReason): RowClass {
   if (row.alignedSpf === 'pass' || row.alignedDkim === 'pass') return 'compliant';
   if (ctx.overrides?.some((o) => FORWARDING_OVERRIDES.has(o))) return 'forwarded';
-  if (isRelay(row) && ((dkim ?? dkimReason(row, ctx)) === 'dkim-aligned-fails' || rewroteReturnPath(row))) return 'forwarded';
+  if (((dkim ?? dkimReason(row, ctx)) === 'dkim-aligned-fails' || rewroteReturnPath(row)) && isRelay(row)) return 'forwarded';
   return authenticates(row) ? 'needs-fixing' : 'unauthenticated';
 }
 

@@ -59,6 +59,8 @@ export interface Published {
 export interface TallyOptions {
   thresholds: AdviceThresholds;
   days: number;
+  /** The policy published for the whole set (the organization's readiness), and per Header From domain. */
+  policy?: Published;
   policyOf?: (headerFrom: string) => Published | undefined;
   locale?: string;
 }
@@ -79,8 +81,17 @@ class Counts {
   add(k: string, n: number): void {
     if (k) this.m.set(k, (this.m.get(k) ?? 0) + n);
   }
+  /** The n with the most, ties by name: kept in a small sorted list (a source can have thousands of IPs). */
   top(n = 5): string[] {
-    return [...this.m].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, n).map((e) => e[0]);
+    const best: [string, number][] = [];
+    const before = (a: [string, number], b: [string, number]): boolean => a[1] > b[1] || (a[1] === b[1] && a[0] < b[0]);
+    for (const e of this.m) {
+      if (best.length === n && !before(e, best[n - 1]!)) continue;
+      let k = best.length < n ? best.length : n - 1;
+      best[k] = e;
+      for (; k > 0 && before(best[k]!, best[k - 1]!); k--) [best[k], best[k - 1]] = [best[k - 1]!, best[k]!];
+    }
+    return best.map((e) => e[0]);
   }
 }
 
@@ -108,8 +119,13 @@ const NEEDS_FIXING = CLASS_INDEX['needs-fixing'];
 const COMPLIANT = CLASS_INDEX.compliant;
 const UNAUTHENTICATED = CLASS_INDEX.unauthenticated;
 
-function addScope(s: ScopeAcc, source: string, cls: number, emails: number, disposition: number): void {
+/** Adds to a scope's mix and what receivers did; and to its source's sums, unless the scope takes them from the sources (the whole set). */
+function addScope(s: ScopeAcc, source: string | undefined, cls: number, emails: number, disposition: number): void {
   s.mix[cls] += emails;
+  if (source === undefined) {
+    if ((cls === FORWARDED || cls === NEEDS_FIXING) && (disposition === 1 || disposition === 2)) s.observed[disposition === 1 ? 'quarantine' : 'reject'] += emails;
+    return;
+  }
   let src = s.sources.get(source);
   if (!src) s.sources.set(source, (src = { failing: 0, lost: 0, mix: emptyMix() }));
   src.mix[cls] += emails;
@@ -134,6 +150,13 @@ function readinessOf(s: ScopeAcc, opts: TallyOptions, policy?: Published): Readi
 }
 
 export class AdviceTally {
+  /**
+   * `ipMixes`: count each source's IPs' mixes as rows come (SourceAdvice.ips); without it they
+   * stay empty, for a caller that does without them (the panel) or works them out when asked
+   * (health.ts: a map per source and IP for every row was most of the tree's cost).
+   */
+  constructor(private readonly ipMixes = false) {}
+
   private readonly all = scope();
   private readonly domains = new Map<string, ScopeAcc>();
   private readonly sources = new Map<string, SourceAcc>();
@@ -142,14 +165,14 @@ export class AdviceTally {
    * One row. `cls` is its class's index (CLASS_INDEX; any other number is not counted), `spf` and
    * `dkim` its reasons, `disposition` a DISPOSITION_CODES code; `sigs` gives its signatures, and is
    * called only for the failing rows whose fix names them. `rows` > 1 adds that many rows alike
-   * at once (their emails summed); an `ip` of '' is counted in no IP's mix.
+   * at once (their emails summed); an `ip` of '' is counted in no IP's mix (nor is any without `ipMixes`).
    */
   add(
     source: string, ip: string, headerFrom: string, returnPath: string, cls: number, spf: string, dkim: string, disposition: number, emails: number,
     sigs: () => readonly TallySignature[], rows = 1,
   ): void {
     if (!(cls >= COMPLIANT && cls <= UNAUTHENTICATED)) return;
-    addScope(this.all, source, cls, emails, disposition);
+    addScope(this.all, undefined, cls, emails, disposition);
     let d = this.domains.get(headerFrom);
     if (!d) this.domains.set(headerFrom, (d = scope()));
     addScope(d, source, cls, emails, disposition);
@@ -166,7 +189,7 @@ export class AdviceTally {
     o.emails += emails;
     o.rows += rows;
     o.mix[cls] += emails;
-    if (ip) {
+    if (ip && this.ipMixes) {
       let ipAcc = o.ips.get(ip);
       if (!ipAcc) o.ips.set(ip, (ipAcc = { mix: emptyMix(), verdict: '' }));
       ipAcc.mix[cls] += emails;
@@ -216,7 +239,7 @@ export class AdviceTally {
     domainList.sort((a, b) => b.emails - a.emails || (a.domain < b.domain ? -1 : 1));
     return {
       mix: this.all.mix,
-      readiness: readinessOf(this.all, opts),
+      readiness: readinessOf({ ...this.all, sources: new Map([...this.sources].map(([k, s]) => [k, s.out])) }, opts, opts.policy),
       domains: domainList.map(({ domain, acc }) => ({ domain, readiness: readinessOf(acc, opts, opts.policyOf?.(domain)) })),
       sources: list,
     };

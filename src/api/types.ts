@@ -54,12 +54,30 @@ export interface DmarcRecord {
   dkims: readonly DkimEntry[];
   reportId?: string;
   /**
+   * Report files only: the policy its report says the domain published (shared by the report's
+   * rows; never sent by the API, never exported: not part of the row as sent).
+   */
+  published?: PublishedPolicy;
+  /**
    * The row exactly as the server sent it (all fields, unknown extras included): for the JSON view
    * and exports. Absent when the row held only documented fields with the values above: then
    * `shape` has its key order and `rawOf` (src/api/rawRow.ts) builds it again. Read it with rawOf.
    */
   raw?: Record<string, unknown>;
   shape?: RowShape;
+}
+
+/** A published DMARC policy as an aggregate report states it (RFC 7489 Appendix C, RFC 9990). */
+export interface PublishedPolicy {
+  readonly domain: string;
+  readonly p?: string;
+  readonly sp?: string;
+  readonly np?: string;
+  readonly adkim?: string;
+  readonly aspf?: string;
+  readonly pct?: number;
+  readonly fo?: string;
+  readonly testing?: string;
 }
 
 /** A row kept despite a value outside an enum. Aggregated: one entry per field+value. */

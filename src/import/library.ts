@@ -176,6 +176,8 @@ export class ReportLibrary {
         d.info.reports++;
         d.parts.push(report.records);
         for (const rec of report.records) {
+          // Set here, not when read: the parsed-report cache keeps the policy once per report.
+          rec.published = report.policy;
           d.info.rows++;
           d.info.emails += rec.emails;
           if (rec.dateMs < d.info.first) d.info.first = rec.dateMs;

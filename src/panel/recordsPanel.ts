@@ -8,6 +8,7 @@ import {
   columnLayoutSchema, webviewMessageSchema,
   type ColumnLayout, type HostMessage, type PanelIdentity, type RowDetail, type ViewState, type WebviewMessage,
 } from '../shared/protocol';
+import { publishedOf } from '../advice/health';
 import { adviceThresholds, onAdviceThresholdsChange } from '../tree/adviceSettings';
 import { openAdviceExport, openExport, openGroupsExport } from '../export/openExport';
 import { Commands } from '../commands';
@@ -70,7 +71,7 @@ export class RecordsPanel implements vscode.Disposable {
     this.sender.onFirstPosted = () => perfMark('firstChunkPosted');
     panel.webview.html = this.html();
     this.disposables.push(panel.webview.onDidReceiveMessage((m) => void this.handleMessage(m)));
-    this.disposables.push(onAdviceThresholdsChange((thresholds) => void this.post({ type: 'thresholds', thresholds })));
+    this.disposables.push(onAdviceThresholdsChange((thresholds) => void this.post({ type: 'advice', thresholds })));
     // Fetch while the webview starts (its script takes 0.5–1.5 s here): rows wait in the sender.
     void this.load(false);
   }
@@ -98,7 +99,10 @@ export class RecordsPanel implements vscode.Disposable {
     // Until its script said ready, the webview may miss messages: keep the last status for then
     // (rows go out at once: the webview asks again for any it missed).
     if (!this.ready && message.type !== 'rows') {
-      this.held = message.type === 'notices' ? [...this.held, message] : [message];
+      // Notices add up; the advice's (thresholds, published policy) is not a status: it stays beside the last one.
+      if (message.type === 'notices') this.held = [...this.held, message];
+      else if (message.type === 'advice') this.held = [...this.held.filter((m) => m.type !== 'advice' || (message.published === undefined ? m.published !== undefined : m.thresholds !== undefined)), message];
+      else this.held = [...this.held.filter((m) => m.type === 'advice'), message];
       return Promise.resolve(true);
     }
     return this.panel.webview.postMessage(message);
@@ -288,7 +292,14 @@ export class RecordsPanel implements vscode.Disposable {
     const same = streamed && sender.records.length === records.length;
     if (streamed && !same) this.deps.log.warn(`records panel: ${sender.records.length} rows streamed, ${records.length} in the result; sending the result`);
     await sender.finish(same ? undefined : records);
-    if (seq === this.loadSeq) perfMark('rowsSent', { rows: records.length });
+    if (seq !== this.loadSeq) return;
+    perfMark('rowsSent', { rows: records.length });
+    // Report files state the policy they were judged by; API rows state none (no pass over them).
+    if (account.baseUrl !== 'file:') void this.post({ type: 'advice', published: { fromReports: false } });
+    else {
+      const p = publishedOf(records);
+      void this.post({ type: 'advice', published: { fromReports: true, ...(p.latest ? { latest: p.latest } : {}), byDomain: [...p.byDomain] } });
+    }
   }
 
   /**

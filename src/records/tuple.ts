@@ -7,8 +7,8 @@ import { rawPick, type RowShape } from '../api/rawRow';
 import type { DkimEntry, DmarcRecord } from '../api/types';
 import type { RowTuple } from '../shared/columns';
 import { encodeChunk, SCALARS, type RowFields } from '../shared/rowCodec';
-import { adviceOf, type RowContext } from '../advice/reasons';
-import { overridesOf } from '../advice/overrides';
+import { contextOf } from '../advice/context';
+import { adviceOf } from '../advice/reasons';
 import { dkimAlignment } from './alignment';
 
 /** The documented record fields; anything else the server sent is an extra field. */
@@ -51,13 +51,6 @@ function recordExtras(r: DmarcRecord): readonly string[] {
 export function extraFields(raw: Record<string, unknown>): string[] {
   const extras = extrasOf(raw);
   return extras === NO_EXTRAS ? [] : (extras as string[]);
-}
-
-/** The receiver's override reasons of a report file's row; API rows (no parsed row kept, or none to find) have none. */
-function contextOf(r: DmarcRecord): RowContext | undefined {
-  if (!r.raw) return undefined;
-  const overrides = overridesOf(r);
-  return overrides.length ? { overrides } : undefined;
 }
 
 export function toTuple(r: DmarcRecord): RowTuple {

@@ -12,6 +12,7 @@
 import * as z from 'zod';
 import { COLUMNS, FACETS, GROUP_FIELDS, TREND_SPLITS, type GroupField } from './columns';
 import type { AdviceThresholds } from '../advice/vocabulary';
+import type { PublishedPolicy } from '../api/types';
 
 export { COLUMNS, FACETS };
 export type { ColumnId, FacetId, GroupField, RowTuple, TrendSplit } from './columns';
@@ -82,6 +83,13 @@ export const adviceExportRowSchema = z.object({
 });
 export type AdviceExportRow = z.infer<typeof adviceExportRowSchema>;
 
+/** The policies a panel's rows' reports state: the latest over all, and per Header From domain. */
+export interface PublishedAdvice {
+  fromReports: boolean;
+  latest?: PublishedPolicy;
+  byDomain?: [string, PublishedPolicy][];
+}
+
 /** The panel's identity, kept in the webview state for the serializer (no key, no records). */
 export const panelIdentitySchema = z.object({
   accountId: z.string().min(1).max(200),
@@ -101,8 +109,11 @@ export type HostMessage =
    * ready, and a page that loads slowly can miss the first: it asks for them again, `resend`).
    */
   | { type: 'init'; title: string; rangeLabel: string; identity: PanelIdentity; state?: ViewState; initialSearch?: string; layout?: ColumnLayout; rows?: { load: number; sent: number }; thresholds?: AdviceThresholds }
-  /** The advice's thresholds changed (the `dmarc.advice` settings): the Advice is judged again. */
-  | { type: 'thresholds'; thresholds: AdviceThresholds }
+  /**
+   * What the Advice judges by beyond the rows: the `dmarc.advice` settings (sent when they change)
+   * and, once the rows are in, the policy their reports state (report files; the API states none).
+   */
+  | { type: 'advice'; thresholds?: AdviceThresholds; published?: PublishedAdvice }
   /** A load started (`load`: the id its rows will carry). */
   | { type: 'loading'; message: string; load?: number }
   /**

@@ -16,7 +16,7 @@ describe('the records panel and the advice settings (extension host)', function 
   let api: DmarcExplorerApi;
   let server: ApiServer;
   let panel: RecordsPanel;
-  const posted: { type: string; thresholds?: unknown }[] = [];
+  const posted: { type: string; thresholds?: unknown; published?: unknown }[] = [];
   const config = () => vscode.workspace.getConfiguration('dmarc.advice');
 
   before(async () => {
@@ -50,11 +50,16 @@ describe('the records panel and the advice settings (extension host)', function 
 
   it('a change to a dmarc.advice setting is sent to the open panel at once, as fractions', async () => {
     await config().update('compliantShare', 50, vscode.ConfigurationTarget.Global);
-    await until(() => posted.some((m) => m.type === 'thresholds') || undefined, 'thresholds posted', 10_000);
-    assert.deepEqual(posted.filter((m) => m.type === 'thresholds').at(-1)!.thresholds, { compliant: 0.5, quarantine: 0.95, reject: 0.99 });
+    await until(() => posted.some((m) => m.type === 'advice' && m.thresholds) || undefined, 'thresholds posted', 10_000);
+    assert.deepEqual(posted.filter((m) => m.type === 'advice' && m.thresholds).at(-1)!.thresholds, { compliant: 0.5, quarantine: 0.95, reject: 0.99 });
     // Out of range: clamped, as the tree reads it.
     await config().update('rejectShare', 250, vscode.ConfigurationTarget.Global);
-    await until(() => (posted.filter((m) => m.type === 'thresholds').at(-1)!.thresholds as { reject: number }).reject === 1 || undefined, 'clamped', 10_000);
+    await until(() => (posted.filter((m) => m.type === 'advice' && m.thresholds).at(-1)!.thresholds as { reject: number }).reject === 1 || undefined, 'clamped', 10_000);
+  });
+
+  it('API rows state no published policy: the panel is told so once its rows are in', async () => {
+    await until(() => posted.some((m) => m.type === 'advice' && m.published) || undefined, 'published posted');
+    assert.deepEqual(posted.find((m) => m.type === 'advice' && m.published)!.published, { fromReports: false });
   });
 
   it('copyText writes the text to the clipboard and answers; exportAdvice opens the list as JSON', async () => {

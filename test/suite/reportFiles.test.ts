@@ -103,6 +103,8 @@ describe('report files (extension host)', () => {
     const panel = await until(() => api.panels.all.find((p) => p.identity.organizationId === 'example.com'), 'the panel');
     await until(() => panel.rows.length === expected.rows || undefined, 'every row in the panel');
     assert.ok(panel.rows.every((r) => typeof rawOf(r).row === 'object' && rawOf(r).row !== null), 'raw is the report\u2019s <record> (row, identifiers, auth_results)');
+    // Each row carries the policy its report states (the advice's readiness reads it), never in its JSON.
+    assert.ok(panel.rows.every((r) => r.published?.domain === 'example.com' && !('published' in rawOf(r))), 'the published policy on every row');
     await panel.handleMessage({ type: 'export', requestId: 7, format: 'json', indices: [0, 1], what: 'selected' });
     const doc = await until(() => vscode.workspace.textDocuments.find((d) => d.isUntitled && d.languageId === 'json' && d.getText().includes('"row"')), 'the JSON tab');
     assert.deepEqual(JSON.parse(doc.getText()), [rawOf(panel.rows[0]!), rawOf(panel.rows[1]!)]);

@@ -70,6 +70,8 @@ describe('the Advice region in the browser: readiness, sources to fix, keyboard,
     assert.equal(await first.locator('.advice-fix').innerText(), expected[0]!.fix.replace(/`/g, ''));
     assert.ok((await first.locator('.advice-fix code').count()) >= 2, 'domains shown as code');
     assert.match(await first.innerText(), new RegExp(termOf(expected[0]!.verdict)!.label));
+    // The API states no published policy, and the Advice says so.
+    assert.match(await frame.locator('[data-testid="advice-policy"]').innerText(), /Published\s*not in the API’s rows/);
   });
 
   it('keyboard: arrows move through the sources, Enter filters the table to that source and its verdict', async () => {

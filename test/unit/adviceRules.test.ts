@@ -623,8 +623,8 @@ describe('advice: a period’s health', () => {
         rec({ source: 'Acme Mail', emails: 99, alignedSpf: 'pass', spf: 'pass' }),
         rec({ source: 'List', ipAddress: '192.0.2.50', emails: 1, reason: 'mailing_list' }),
         rec({ source: 'List', ipAddress: '192.0.2.51', emails: 1, reason: 'local_policy' }),
-        // Strict adkim: d=mail.acme.net is not acme.net's signature, so Google's mail is not forwarded.
-        rec({ source: 'Google', visibleFrom: 'acme.net', ipAddress: '209.85.220.41', emails: 2, dkims: [dk('mail.acme.net', 'fail')] }),
+        // Strict adkim, as its report states it: d=mail.acme.net is not acme.net's signature, so Google's mail is not forwarded.
+        rec({ source: 'Google', visibleFrom: 'acme.net', ipAddress: '209.85.220.41', emails: 2, dkims: [dk('mail.acme.net', 'fail')], published: { domain: 'acme.net', adkim: 's', p: 'none' } }),
       ],
       { ...opts, days: 7, policyOf: (d) => policies[d] },
     );
@@ -638,6 +638,22 @@ describe('advice: a period’s health', () => {
     assert.deepEqual(h.domains[0]!.readiness.step, { kind: 'enforced', text: 'Enforced at p=reject: 99% of legitimate mail passes over 7 days.' });
     assert.deepEqual(h.readiness.step, { kind: 'reject', text: 'Ready for p=reject: 99% of legitimate mail passes over 7 days.' });
     assert.equal(h.domains[1]!.readiness.step.kind, 'fix');
+  });
+
+  it('without policyOf, readiness takes the latest policy the rows’ reports state, per domain and over all', () => {
+    const old = { domain: 'acme.com', p: 'none' };
+    const latest = { domain: 'acme.com', p: 'reject' };
+    const h = periodHealth(
+      [
+        rec({ source: 'Acme Mail', emails: 995, alignedSpf: 'pass', spf: 'pass', published: latest }),
+        rec({ source: 'Acme Mail', emails: 5, alignedSpf: 'pass', spf: 'pass', published: old, dateMs: Date.UTC(2026, 9, 1) }),
+      ],
+      { ...opts, days: 7 },
+    );
+    assert.deepEqual(h.readiness.step, { kind: 'enforced', text: 'Enforced at p=reject: 100% of legitimate mail passes over 7 days.' });
+    assert.equal(h.domains[0]!.readiness.step.kind, 'enforced');
+    // API rows state none: the advice is the rows' alone.
+    assert.equal(periodHealth([rec({ source: 'Acme Mail', emails: 5, alignedSpf: 'pass', spf: 'pass' })], { ...opts, days: 7 }).readiness.step.kind, 'reject');
   });
 
   it('no records', () => {

@@ -43,6 +43,8 @@ describe('import: the report library’s index and load, exactly', () => {
       { domain: 'alpha.example', reports: 1, rows: 1, emails: 16, first: (BEGIN + 3 * DAY) * 1000, last: (BEGIN + 3 * DAY) * 1000 },
       { domain: 'zeta.example', reports: 3, rows: 4, emails: 15, first: (BEGIN + DAY) * 1000, last: (BEGIN + 9 * DAY) * 1000 },
     ]);
+    // Each row carries the policy its own report states (the advice rules read it).
+    assert.deepEqual(lib.records('zeta.example', -Infinity, Infinity).map((r) => r.published?.domain), ['zeta.example', 'zeta.example', 'zeta.example', 'zeta.example']);
     const { ms, ...rest } = stats;
     assert.deepEqual(rest, { files: 4, fromCache: 0, read: 4, reports: 4, duplicates: 0, rows: 5, errors: 0 });
     assert.ok(ms >= 0 && ms < 60_000, `${ms} ms`);

@@ -9,6 +9,7 @@ import { normaliseRow } from '../../src/api/schema';
 import type { DmarcRecord } from '../../src/api/types';
 import { toTuple } from '../../src/records/tuple';
 import { computeAdvice } from '../../media/webview/data/advice';
+import { policyText, publishedAdvice } from '../../media/webview/ui/advice';
 import { RecordsModel } from '../../media/webview/data/query';
 import { appendTuples } from '../../media/webview/data/tuples';
 import { findOrganization, generateDay } from '../server/data';
@@ -73,5 +74,26 @@ describe('webview: Advice from the columns equals Health from the records', () =
     const panel = computeAdvice(new Uint32Array(0), model, opts);
     assert.deepStrictEqual(panel.sources, []);
     assert.equal(panel.readiness.step.kind, 'no-mail');
+  });
+});
+
+describe('webview: the published policy the host sends, checked', () => {
+  it('keeps the tags of a policy and its domains; drops what is not text, a pct outside 0–100 and junk entries', () => {
+    const p = publishedAdvice({
+      fromReports: true,
+      latest: { domain: 'acme.com', p: 'reject', sp: 'none', adkim: 'r', aspf: 's', pct: 50, testing: 'y', np: 7, fo: { x: 1 } },
+      byDomain: [['acme.com', { domain: 'acme.com', p: 'quarantine', pct: 101 }], ['bad'], [5, {}], 'x', ['x.com', null]],
+    });
+    assert.equal(p.fromReports, true);
+    assert.deepEqual(p.latest, { domain: 'acme.com', p: 'reject', sp: 'none', adkim: 'r', aspf: 's', testing: 'y', pct: 50 });
+    assert.deepEqual([...p.byDomain], [['acme.com', { domain: 'acme.com', p: 'quarantine' }]]);
+    assert.equal(policyText(p.latest!), 'p=reject; sp=none; adkim=r; aspf=s; pct=50; t=y');
+  });
+
+  it('anything else reads as no policy, not from reports', () => {
+    for (const raw of [null, 7, 'x', [], { fromReports: 'yes', latest: 'p=reject', byDomain: {} }]) {
+      const p = publishedAdvice(raw);
+      assert.deepEqual([p.fromReports, p.latest, p.byDomain.size], [false, undefined, 0]);
+    }
   });
 });

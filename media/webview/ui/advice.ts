@@ -9,6 +9,7 @@
 import * as l10n from '@vscode/l10n';
 import type { PeriodHealth, SourceAdvice } from '../../../src/advice/tally';
 import { DKIM_REASONS, SPF_REASONS, termOf, type Verdict } from '../../../src/advice/vocabulary';
+import type { PublishedPolicy } from '../../../src/api/types';
 import type { AdviceExportRow } from '../../../src/shared/protocol';
 import { badge, el, icon, iconButton } from '../dom';
 import { formatCount, formatPercent } from '../format';
@@ -68,6 +69,44 @@ export function fixNodes(fix: string): (Node | string)[] {
   return fix.split('`').map((part, k) => (k % 2 ? el('code', { text: part }) : el('span', { text: part })));
 }
 
+/** The policies the host says the rows' reports state, checked (untrusted shape: a wrong field is left out). */
+export interface Published {
+  fromReports: boolean;
+  latest: PublishedPolicy | undefined;
+  byDomain: Map<string, PublishedPolicy>;
+}
+
+const POLICY_TEXT = ['p', 'sp', 'np', 'adkim', 'aspf', 'fo', 'testing'] as const;
+
+function policyOf(raw: unknown): PublishedPolicy | undefined {
+  if (!raw || typeof raw !== 'object') return undefined;
+  const r = raw as Record<string, unknown>;
+  const out: Record<string, string | number> = { domain: typeof r.domain === 'string' ? r.domain.slice(0, 300) : '' };
+  for (const k of POLICY_TEXT) if (typeof r[k] === 'string') out[k] = (r[k] as string).slice(0, 40);
+  if (typeof r.pct === 'number' && Number.isInteger(r.pct) && r.pct >= 0 && r.pct <= 100) out.pct = r.pct;
+  return out as unknown as PublishedPolicy;
+}
+
+export function publishedAdvice(raw: unknown): Published {
+  const r = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
+  const byDomain = new Map<string, PublishedPolicy>();
+  if (Array.isArray(r.byDomain))
+    for (const e of r.byDomain.slice(0, 10_000)) {
+      const p = Array.isArray(e) && typeof e[0] === 'string' ? policyOf(e[1]) : undefined;
+      if (p) byDomain.set(e[0] as string, p);
+    }
+  return { fromReports: r.fromReports === true, latest: policyOf(r.latest), byDomain };
+}
+
+/** `p=reject; sp=none; adkim=r; aspf=r`: a published policy's tags, in the record's order. */
+export function policyText(p: PublishedPolicy): string {
+  const tags: string[] = [];
+  for (const k of ['p', 'sp', 'np', 'adkim', 'aspf'] as const) if (p[k]) tags.push(`${k}=${p[k]}`);
+  if (p.pct !== undefined) tags.push(`pct=${p.pct}`);
+  if (p.testing) tags.push(`t=${p.testing}`);
+  return tags.join('; ');
+}
+
 export class AdvicePanel {
   readonly element: HTMLElement;
   private readonly toggle: HTMLButtonElement;
@@ -122,7 +161,7 @@ export class AdvicePanel {
     return this.shown;
   }
 
-  update(h: PeriodHealth): void {
+  update(h: PeriodHealth, published?: Published): void {
     const r = h.readiness;
     this.step.replaceChildren(icon(STEP_ICONS[r.step.kind] ?? 'info', `advice-step-icon step-${r.step.kind}`), el('span', { text: r.step.text }));
     this.step.dataset.kind = r.step.kind;
@@ -144,6 +183,14 @@ export class AdvicePanel {
         'advice-observed',
       ),
     );
+    if (published) {
+      const p = published.latest;
+      this.figures.append(
+        p
+          ? figure(l10n.t('Published'), policyText(p) || '–', l10n.t('The policy of {0} as the latest report states it (the readiness takes it into account)', p.domain), 'advice-policy')
+          : figure(l10n.t('Published'), published.fromReports ? '–' : l10n.t('not in the API’s rows'), l10n.t('The API gives no published policy: the advice is from the rows alone'), 'advice-policy'),
+      );
+    }
     const all = adviceSources(h);
     this.shown = all.slice(0, MAX_SOURCES);
     this.cursor = Math.min(this.cursor, Math.max(0, this.shown.length - 1));
