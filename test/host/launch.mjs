@@ -153,10 +153,10 @@ export function chromiumPath() {
 }
 
 /** Headless Debian Chromium through playwright-core; a fresh profile each time. */
-export async function launchBrowser({ colorScheme = 'dark' } = {}) {
+export async function launchBrowser({ colorScheme = 'dark', viewport = { width: 1400, height: 900 } } = {}) {
   const { chromium } = await import('playwright-core');
   const browser = await chromium.launch({ executablePath: chromiumPath(), headless: true, args: CHROMIUM_ARGS });
-  const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, colorScheme });
+  const context = await browser.newContext({ viewport, colorScheme });
   // Tests read editor text through the clipboard.
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   await webviewsOnTheirOwnSite(context);

@@ -8,7 +8,7 @@ import { accept, answer, findWebviewFrame, openDmarcView, runCommand, tabText, w
 interface Harness {
   repoRoot: string;
   screenshots: string;
-  launchBrowser(o?: { colorScheme?: 'light' | 'dark' }): Promise<{ browser: Browser; page: Page }>;
+  launchBrowser(o?: { colorScheme?: 'light' | 'dark'; viewport?: { width: number; height: number } }): Promise<{ browser: Browser; page: Page }>;
 }
 const h = () => (globalThis as unknown as { __dmarcHarness: Harness }).__dmarcHarness;
 
@@ -71,9 +71,9 @@ describe('npm run demo, end to end in the browser', () => {
   let editorPort: number;
   let apiPort: number;
 
-  async function shot(name: string): Promise<void> {
+  async function shot(name: string, clip?: { x: number; y: number; width: number; height: number }): Promise<void> {
     const file = join(h().screenshots, `demo-${name}.png`);
-    await page.screenshot({ path: file });
+    await page.screenshot({ path: file, ...(clip ? { clip } : {}) });
     // The README shows these; DMARC_README_SCREENSHOTS=1 refreshes its copies.
     if (process.env.DMARC_README_SCREENSHOTS && !name.startsWith('FAILED')) {
       mkdirSync(join(h().repoRoot, 'media', 'screenshots'), { recursive: true });
@@ -96,7 +96,9 @@ describe('npm run demo, end to end in the browser', () => {
       if (Date.now() > deadline) throw new Error(`the demo did not start: ${out}`);
       await new Promise((r) => setTimeout(r, 250));
     }
-    ({ browser, page } = await h().launchBrowser({ colorScheme: 'dark' }));
+    // A common laptop's width (the panel's first columns fit at 1280 px with the filters open); the
+    // README's screenshots, which ship in the .vsix, are a fifth smaller than at 1400 × 900.
+    ({ browser, page } = await h().launchBrowser({ colorScheme: 'dark', viewport: { width: 1280, height: 800 } }));
   });
   afterEach(async function () {
     if (this.currentTest?.state === 'failed' && page && !page.isClosed()) await shot(`FAILED-${this.currentTest.title.slice(0, 30).replace(/\W+/g, '-')}`).catch(() => undefined);
@@ -148,6 +150,23 @@ describe('npm run demo, end to end in the browser', () => {
     assert.ok(treeRate, 'the tree shows the month\u2019s pass rate');
     assert.equal(await frame.locator('[data-testid="summary-pass"]').innerText(), `DMARC pass ${treeRate}`);
     await shot('panel');
+
+    // What do I fix, and am I ready for p=reject? The month's Health in the tree and the panel's
+    // Advice answer the same: legitimate mail is being lost, and which sources to fix, how.
+    const health = page.locator('.sidebar .monaco-list-row', { hasText: /^Health/ }).first();
+    await health.waitFor({ state: 'visible' });
+    assert.equal(await frame.locator('[data-testid="advice-step"]').getAttribute('data-kind'), 'losing');
+    assert.match(await health.innerText(), /Legitimate mail being lost/);
+    await health.click();
+    const needsFixing = page.locator('.sidebar .monaco-list-row', { hasText: /^Needs fixing \(\d+\)/ }).first();
+    await needsFixing.waitFor({ state: 'visible' });
+    await needsFixing.click();
+    const first = frame.locator('[data-testid="advice-item"]').first();
+    const source = String(await first.getAttribute('data-source'));
+    assert.match(source, /^(Mailchimp|Salesforce)$/, 'the source losing the most mail is an ESP set up wrong');
+    await page.locator('.sidebar .monaco-list-row', { hasText: new RegExp(`^${source}`) }).first().waitFor({ state: 'visible' });
+    assert.match(await first.locator('.advice-fix').innerText(), /acme\.com/, 'the fix names the organization\u2019s own domain');
+    await shot('advice', { x: 0, y: 0, width: 1280, height: 520 });
 
     await frame.locator('.row:visible').nth(0).click();
     await frame.locator('[data-testid="detail-json"]').waitFor({ state: 'visible' });

@@ -163,7 +163,7 @@ export class AdvicePanel {
 
   update(h: PeriodHealth, published?: Published): void {
     const r = h.readiness;
-    this.step.replaceChildren(icon(STEP_ICONS[r.step.kind] ?? 'info', `advice-step-icon step-${r.step.kind}`), el('span', { text: r.step.text }));
+    this.step.replaceChildren(icon(STEP_ICONS[r.step.kind] ?? 'info', `advice-step-icon step-${r.step.kind}`), el('span', { text: r.step.text, title: r.step.text }));
     this.step.dataset.kind = r.step.kind;
     const figure = (label: string, value: string, title: string, testid: string): HTMLElement =>
       el('span', { class: 'advice-figure', title, attrs: { 'data-testid': testid } }, [el('span', { class: 'muted', text: label }), el('span', { class: 'advice-value', text: value })]);
@@ -210,7 +210,7 @@ export class AdvicePanel {
     }, [
       el('div', { class: 'advice-line' }, [
         badge('rowClass', verdictLabel(s.verdict)),
-        el('span', { class: 'advice-source', text: s.source || l10n.t('(unknown source)') }),
+        el('span', { class: 'advice-source', text: s.source || l10n.t('(unknown source)'), title: s.source }),
         el('span', { class: 'advice-emails muted', text: l10n.t('{0} of {1} emails fail', formatCount(s.mix[1] + s.mix[2] + s.mix[3]), formatCount(s.emails)) }),
         el('span', { class: 'advice-pass muted', text: l10n.t('{0} pass', s.passRate === undefined ? '–' : formatPercent(s.passRate)) }),
         el('span', { class: 'spacer' }),
