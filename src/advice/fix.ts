@@ -3,12 +3,14 @@
  * with the domains, selectors and IPs from its own rows. Which sentences: the DKIM side's most
  * common failing reason (by emails of its failing rows), then the SPF side's when it is one the
  * owner can act on; a source whose verdict is Unauthenticated or Forwarded gets that class's
- * sentence instead. Generic on purpose: no provider's menu names (none checked against their
+ * sentence instead; one the owner marked not theirs (marks.ts) is theirs to stop, not to fix, and
+ * one marked theirs whose reasons name nothing to change gets its servers' setup. Generic on purpose: no provider's menu names (none checked against their
  * documentation yet).
  *
  * The webview imports this file: it must stay free of zod, tldts-icann and `vscode`.
  */
 import * as l10n from '@vscode/l10n';
+import type { SourceMark } from './marks';
 import { DKIM_REASONS, SPF_REASONS, type DkimReason, type SpfReason, type Verdict } from './vocabulary';
 
 /** What a source's failing rows (those not Compliant) show, to word its fix. */
@@ -73,10 +75,12 @@ function spfSentence(reason: SpfReason, f: FixFacts): string {
   }
 }
 
-/** The fix of a source with this verdict and these facts; '' for a Compliant one (nothing to fix). */
-export function fixText(verdict: Verdict, f: FixFacts): string {
+/** The fix of a source with this verdict, these facts and the owner's mark; '' for a Compliant one (nothing to fix). */
+export function fixText(verdict: Verdict, f: FixFacts, mark?: SourceMark): string {
   const from = code(f.headerFrom);
   if (verdict === 'compliant' || verdict === '') return '';
+  if (verdict === 'unauthenticated' && mark === 'not-mine')
+    return l10n.t('Marked as not yours: nothing to set up. p=quarantine or p=reject stops this mail (IPs: {0}).', some(f.ips));
   if (verdict === 'unauthenticated')
     return l10n.t('Nothing authenticates this mail. If these servers are yours, add their IPs ({0}) to {1}’s SPF record and sign with DKIM for {1}; if not, p=quarantine or p=reject stops it.', some(f.ips), from);
   if (verdict === 'forwarded')
@@ -84,5 +88,7 @@ export function fixText(verdict: Verdict, f: FixFacts): string {
   const dkim = top(DKIM_REASONS, f.dkim, DKIM_ACTIONABLE);
   const spf = top(SPF_REASONS, f.spf, SPF_ACTIONABLE);
   const out = [dkim && dkimSentence(dkim, f), spf && spfSentence(spf, f)].filter(Boolean);
+  if (!out.length && mark === 'mine')
+    return l10n.t('These servers are marked as yours: add their IPs ({0}) to {1}’s SPF record and sign with DKIM for {1}.', some(f.ips), from);
   return out.length ? out.join(' ') : l10n.t('This mail authenticates, but not as {0}: sign it with DKIM for {0} at this sender.', from);
 }

@@ -4,7 +4,8 @@
  * panel's Advice feeds from its columns). What the tree's Health item shows. One pass over the
  * rows; the row rules (reasons.ts) run here, on the host, as where rows are encoded for the panel.
  * Report files' rows carry the policy their report states: readiness takes the latest one seen
- * for each Header From domain (and for them all), unless `policyOf` says otherwise.
+ * for each Header From domain (and for them all), unless `policyOf` says otherwise. The owner's
+ * marks (`opts.marks`, marks.ts) map each row's class before it is counted, IPs' mixes included.
  */
 import type { DmarcRecord, PublishedPolicy } from '../api/types';
 import { contextOf } from './context';
@@ -68,7 +69,7 @@ function lazyIps(o: SourceAdvice, records: readonly DmarcRecord[], classes: Uint
 }
 
 export function periodHealth(records: readonly DmarcRecord[], opts: HealthOptions): PeriodHealth {
-  const tally = new AdviceTally();
+  const tally = new AdviceTally(false, opts.marks);
   const classes = new Uint8Array(records.length);
   const sources = new Map<string, CompliantPairs>();
   for (let i = 0; i < records.length; i++) {
@@ -85,9 +86,8 @@ export function periodHealth(records: readonly DmarcRecord[], opts: HealthOption
       continue;
     }
     const a = adviceOf(r, contextOf(r));
-    const cls = CLASS_INDEX[a.cls];
-    classes[i] = cls;
-    tally.add(r.source, r.ipAddress, r.visibleFrom, r.returnPath, cls, a.spf, a.dkim, dispositionCode(r.dmarc), r.emails, () => r.dkims);
+    // The class counted: the row's, after its source's mark.
+    classes[i] = tally.add(r.source, r.ipAddress, r.visibleFrom, r.returnPath, CLASS_INDEX[a.cls], a.spf, a.dkim, dispositionCode(r.dmarc), r.emails, () => r.dkims);
   }
   for (const [source, s] of sources)
     for (const [from, [emails, rows]] of s) tally.add(source, '', from, '', CLASS_INDEX.compliant, '', '', 0, emails, NO_SIGNATURES, rows);

@@ -9,9 +9,13 @@
  * the passing signatures of those signed only by another domain; the selectors of the
  * signatures that do not pass, of those whose own signature fails or errs; their IPs.
  *
+ * The owner's marks (marks.ts) move a marked source's failing rows between classes before they
+ * are counted: its mix, verdict and fix, and every scope's readiness, follow them.
+ *
  * The webview imports this file: it must stay free of zod, tldts-icann and `vscode`.
  */
 import { fixText, type FixFacts } from './fix';
+import { markedClass, type Marks, type SourceMark } from './marks';
 import { readiness, type Readiness, type SourceAtRisk } from './readiness';
 import { CLASS_INDEX, emptyMix, failingEmails, type Mix, verdictOf } from './verdict';
 import type { AdviceThresholds, DkimReason, SpfReason, Verdict } from './vocabulary';
@@ -31,6 +35,8 @@ export interface SourceAdvice {
   lost: number;
   /** Per sending IP: its mix and verdict. */
   ips: Map<string, { mix: Mix; verdict: Verdict }>;
+  /** The owner's mark on the source, when it has one. */
+  mark?: SourceMark;
 }
 
 export interface DomainReadiness {
@@ -63,6 +69,8 @@ export interface TallyOptions {
   policy?: Published;
   policyOf?: (headerFrom: string) => Published | undefined;
   locale?: string;
+  /** The owner's marks on the sources (marks.ts), read where rows are added (`new AdviceTally(…, marks)`). */
+  marks?: Marks;
 }
 
 /** A DKIM signature as the tally reads it. */
@@ -153,9 +161,13 @@ export class AdviceTally {
   /**
    * `ipMixes`: count each source's IPs' mixes as rows come (SourceAdvice.ips); without it they
    * stay empty, for a caller that does without them (the panel) or works them out when asked
-   * (health.ts: a map per source and IP for every row was most of the tree's cost).
+   * (health.ts: a map per source and IP for every row was most of the tree's cost). `marks`: the
+   * owner's marks, which map each row's class before it is counted (marks.ts markedClass).
    */
-  constructor(private readonly ipMixes = false) {}
+  constructor(
+    private readonly ipMixes = false,
+    private readonly marks?: Marks,
+  ) {}
 
   private readonly all = scope();
   private readonly domains = new Map<string, ScopeAcc>();
@@ -166,12 +178,15 @@ export class AdviceTally {
    * `dkim` its reasons, `disposition` a DISPOSITION_CODES code; `sigs` gives its signatures, and is
    * called only for the failing rows whose fix names them. `rows` > 1 adds that many rows alike
    * at once (their emails summed); an `ip` of '' is counted in no IP's mix (nor is any without `ipMixes`).
+   * Returns the class counted (after the source's mark), or -1 when the row was not counted.
    */
   add(
     source: string, ip: string, headerFrom: string, returnPath: string, cls: number, spf: string, dkim: string, disposition: number, emails: number,
     sigs: () => readonly TallySignature[], rows = 1,
-  ): void {
-    if (!(cls >= COMPLIANT && cls <= UNAUTHENTICATED)) return;
+  ): number {
+    if (!(cls >= COMPLIANT && cls <= UNAUTHENTICATED)) return -1;
+    const mark = this.marks?.get(source);
+    if (mark) cls = markedClass(cls, mark);
     addScope(this.all, undefined, cls, emails, disposition);
     let d = this.domains.get(headerFrom);
     if (!d) this.domains.set(headerFrom, (d = scope()));
@@ -181,6 +196,7 @@ export class AdviceTally {
       const out: SourceAdvice = {
         source, emails: 0, rows: 0, mix: emptyMix(), verdict: '', passRate: undefined, fix: '', failing: 0, lost: 0, ips: new Map(),
         facts: { headerFrom: '', spf: {}, dkim: {}, returnPaths: [], otherDomains: [], selectors: [], ips: [] },
+        ...(mark ? { mark } : {}),
       };
       s = { out, from: new Counts(), spf: {}, dkim: {}, returnPaths: new Counts(), otherDomains: new Counts(), selectors: new Counts(), ips: new Counts() };
       this.sources.set(source, s);
@@ -194,7 +210,7 @@ export class AdviceTally {
       if (!ipAcc) o.ips.set(ip, (ipAcc = { mix: emptyMix(), verdict: '' }));
       ipAcc.mix[cls] += emails;
     }
-    if (cls === COMPLIANT) return;
+    if (cls === COMPLIANT) return cls;
     if (cls !== UNAUTHENTICATED) {
       o.failing += emails;
       if (disposition === 1 || disposition === 2) o.lost += emails;
@@ -213,6 +229,7 @@ export class AdviceTally {
     } else if (dkim === 'dkim-aligned-fails' || dkim === 'dkim-error') {
       for (const sig of sigs()) if (sig.result !== 'pass') s.selectors.add(sig.selector, emails);
     }
+    return cls;
   }
 
   finish(opts: TallyOptions): PeriodHealth {
@@ -231,7 +248,7 @@ export class AdviceTally {
         selectors: s.selectors.top(3),
         ips: s.ips.top(3),
       };
-      o.fix = fixText(o.verdict, o.facts);
+      o.fix = fixText(o.verdict, o.facts, o.mark);
       list.push(o);
     }
     list.sort((a, b) => failingEmails(b.mix) - failingEmails(a.mix) || b.emails - a.emails || (a.source < b.source ? -1 : 1));

@@ -4,6 +4,7 @@
 import { strict as assert } from 'node:assert';
 import { periodHealth } from '../../src/advice/health';
 import type { PeriodHealth } from '../../src/advice/tally';
+import type { SourceMark } from '../../src/advice/marks';
 import { DEFAULT_THRESHOLDS } from '../../src/advice/vocabulary';
 import { normaliseRow } from '../../src/api/schema';
 import type { DmarcRecord } from '../../src/api/types';
@@ -67,6 +68,26 @@ describe('webview: Advice from the columns equals Health from the records', () =
     const tree = periodHealth(records.filter((r) => r.source === 'Mailchimp'), opts);
     assert.deepStrictEqual(panel.sources.map((s) => s.source), ['Mailchimp']);
     assert.deepStrictEqual(comparable(panel), comparable(tree));
+  });
+
+  it('with the owner’s marks: the same moves in both, and they do move verdicts and readiness', () => {
+    for (const org of ['acme', 'wayne']) {
+      const records = recordsOf(org, 30);
+      const model = modelOf(records);
+      const all = model.compute({ search: '', facets: {} }).order;
+      const plain = periodHealth(records, opts);
+      // Every non-Compliant source gets the mark that moves it: Unauthenticated ones mine, the others not mine; a Compliant one mine.
+      const marks = new Map<string, SourceMark>(plain.sources.map((s) => [s.source, s.verdict === 'unauthenticated' || s.verdict === 'compliant' ? 'mine' : 'not-mine']));
+      const panel = computeAdvice(all, model, { ...opts, marks });
+      const tree = periodHealth(records, { ...opts, marks });
+      assert.deepStrictEqual(comparable(panel), comparable(tree), org);
+      const moved = tree.sources.filter((s) => s.verdict !== plain.sources.find((p) => p.source === s.source)!.verdict);
+      assert.ok(moved.length >= 2, `${org}: verdicts moved (${moved.map((s) => s.source).join(', ')})`);
+      assert.ok(tree.sources.every((s) => s.mark === marks.get(s.source)));
+      assert.notDeepStrictEqual(tree.mix, plain.mix);
+      assert.notDeepStrictEqual(tree.readiness, plain.readiness);
+      assert.equal(tree.mix[0], plain.mix[0], `${org}: Compliant emails never move`);
+    }
   });
 
   it('no rows: no sources, and nothing to judge', () => {

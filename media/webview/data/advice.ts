@@ -5,7 +5,8 @@
  *
  * Compliant rows (most of them) only add to mixes: they are summed per (source, Header From)
  * first and given to the tally once per pair. The failing rows go in one by one, with what their
- * fix names (Return-Path, IP, signatures), read from the cells of those rows only.
+ * fix names (Return-Path, IP, signatures), read from the cells of those rows only. The owner's
+ * marks (`opts.marks`) map the classes in the tally, as for the tree.
  */
 import { AdviceTally, type PeriodHealth, type TallyOptions } from '../../../src/advice/tally';
 import { CLASS_INDEX } from '../../../src/advice/verdict';
@@ -59,7 +60,7 @@ export function computeAdvice(rows: Uint32Array, model: RecordsModel, opts: Tall
   const fromDict = fromField.dict;
   const emails = store.emails;
   const disposition = store.disposition;
-  const tally = new AdviceTally();
+  const tally = new AdviceTally(false, opts.marks);
   // Compliant rows per (source, Header From): emails and rows.
   const width = fromDict.length + 1;
   const pairs = new Map<number, [number, number]>();
