@@ -7,6 +7,7 @@ import { DISK_CACHE_DEFAULT_MB, DiskCache } from './records/diskCache';
 import { RecordStore } from './records/recordStore';
 import { Busy } from './shared/busy';
 import { DmarcTreeProvider, VIEW_ID, type TreeSettings } from './tree/dmarcTree';
+import { SourceMarks } from './tree/marks';
 import type { Node } from './tree/nodes';
 import { windowPrompter, type Prompter } from './ui/prompter';
 import { PANEL_VIEW_TYPE } from './panel/recordsPanel';
@@ -31,6 +32,8 @@ export interface DmarcExplorerApi {
   tree: DmarcTreeProvider;
   panels: RecordsPanels;
   reportFiles: ReportFiles;
+  /** The owner's marks on sources (globalState). */
+  marks: SourceMarks;
   /** Replaces how the commands ask the user (tests answer programmatically); returns a restore function. */
   usePrompter(p: Prompter): () => void;
   /** Reverse DNS for report files in tests (a fake with a canned table); undefined turns it off. */
@@ -98,7 +101,9 @@ export function activate(context: vscode.ExtensionContext): DmarcExplorerApi | u
     log: (l) => log.debug(l),
     noDisk: (accountId) => accountId === REPORT_FILES_ID,
   });
-  const tree = new DmarcTreeProvider(accounts, store, () => settings().tree, log, undefined, reportFiles);
+  // The owner's marks: the tree judges by them and shows them.
+  const marks = new SourceMarks(context.globalState);
+  const tree = new DmarcTreeProvider(accounts, store, () => settings().tree, log, undefined, reportFiles, marks);
   const panels = new RecordsPanels({ extensionUri: context.extensionUri, accounts: lookup, store, log, memento: context.globalState, busy });
   let prompter: Prompter = windowPrompter;
   const view = vscode.window.createTreeView<Node>(VIEW_ID, {
@@ -129,6 +134,7 @@ export function activate(context: vscode.ExtensionContext): DmarcExplorerApi | u
 
   context.subscriptions.push(
     accounts,
+    marks,
     tree,
     view,
     view.onDidExpandElement((e) => tree.setExpanded(e.element, true)),
@@ -195,6 +201,7 @@ export function activate(context: vscode.ExtensionContext): DmarcExplorerApi | u
     tree,
     panels,
     reportFiles,
+    marks,
     useResolver(r) {
       testResolver = r;
     },

@@ -15,7 +15,9 @@ import { RefreshRound, refreshReport, type RefreshOutcome } from './refreshRound
 import { appendTable, healthColor, revealBidiIn } from './treeText';
 import { noticeNodes, noticesItem } from './notices';
 import { ipNodes, moreIpsItem } from './sourceIps';
-import { HealthTree, appendSourceAdvice, mixLine, verdictColor, verdictLabel } from './healthNodes';
+import { HealthTree, mixLine, verdictColor, verdictLabel } from './healthNodes';
+import type { SourceMarks } from './marks';
+import { sourceItem } from './sourceItem';
 import { ReportTree } from '../reportFiles/reportTree';
 import { REPORT_FILES_ID, type ReportFiles } from '../reportFiles/reportFiles';
 
@@ -42,7 +44,7 @@ export class DmarcTreeProvider implements vscode.TreeDataProvider<Node>, vscode.
   /** Summaries by records array (see `recordsOf`): computed once per held range. */
   private readonly memo = new SummaryMemo();
   private readonly reports: ReportTree | undefined;
-  private readonly health = new HealthTree(this.text, () => this.changed.fire(), vscode.env.language || 'en');
+  private readonly health: HealthTree;
 
   constructor(
     private readonly accounts: AccountStore,
@@ -50,9 +52,11 @@ export class DmarcTreeProvider implements vscode.TreeDataProvider<Node>, vscode.
     private readonly settings: () => TreeSettings,
     private readonly log: vscode.LogOutputChannel,
     private readonly now: () => Date = () => new Date(),
-    reportFiles?: ReportFiles,
+    reportFiles: ReportFiles | undefined,
+    marks: SourceMarks,
   ) {
     this.reports = reportFiles && new ReportTree(reportFiles, this.text, now);
+    this.health = new HealthTree(this.text, () => this.changed.fire(), vscode.env.language || 'en', marks);
   }
 
   /** Re-renders the tree; with `refresh`, every top-level bucket re-fetches when next shown. */
@@ -237,7 +241,7 @@ export class DmarcTreeProvider implements vscode.TreeDataProvider<Node>, vscode.
 
   private dataChildren(node: NodeOf<'bucket'>, data: RangeData, records: readonly DmarcRecord[]): Node[] {
     const { account, org, bucket } = node;
-    const [held, sources] = [this.health.of(records, bucket), this.sourcesOf(records)];
+    const [held, sources] = [this.health.of(records, node), this.sourcesOf(records)];
     const out: Node[] = [this.health.node(node, held, sources), { kind: 'summary', bucket, summary: this.summaryOf(records) }];
     out.push(...noticeNodes(node, data));
     if (bucket.children?.length) {
@@ -319,23 +323,8 @@ export class DmarcTreeProvider implements vscode.TreeDataProvider<Node>, vscode.
         item.contextValue = 'summary';
         return item;
       }
-      case 'source': {
-        const s = node.source;
-        const item = new vscode.TreeItem(s.source || vscode.l10n.t('(unknown source)'), s.ips.length ? C.Collapsed : C.None);
-        item.id = `s/${node.account.id}/${node.org.id}/${node.bucket.id}/${s.source}`;
-        item.description = this.text.passAndEmails(s.passRate, s.emails);
-        item.iconPath = new vscode.ThemeIcon('circle-filled', node.advice ? verdictColor(node.advice.verdict) : healthColor(s.passRate));
-        const md = new vscode.MarkdownString();
-        md.appendMarkdown('**');
-        md.appendText(s.source);
-        md.appendMarkdown(`**\n\n${vscode.l10n.t('{0} from {1}', this.text.emailsInRows(s.emails, s.rows), this.text.ips(s.ips.length))}  \n`);
-        md.appendMarkdown(`${vscode.l10n.t('DMARC pass rate')}: ${this.pct(s.passRate)}\n\n`);
-        appendTable(md, vscode.l10n.t('Category'), s.byCategory, this.num.bind(this));
-        if (node.advice) appendSourceAdvice(md, node.advice, this.health.thresholds.compliant, this.text);
-        item.tooltip = md;
-        item.contextValue = 'source';
-        return item;
-      }
+      case 'source':
+        return sourceItem(node, this.text, this.health.thresholds.compliant, this.health.marks.of(node.account.id, node.org.id).get(node.source.source));
       case 'ip': {
         const ip = node.ip;
         const judged = node.advice?.ips.get(ip.ipAddress);

@@ -2,10 +2,12 @@
  * A period's health (src/advice/health.ts) memoised per records array, as SummaryMemo does for
  * summaries: `RecordStore.peekRecords` hands out the same array while the held data is unchanged,
  * so re-renders reuse it, and a range the store drops takes its health with it. New thresholds
- * (the `dmarc.advice.*` settings) drop every entry. No `vscode`.
+ * (the `dmarc.advice.*` settings) drop every entry; an entry judged with other marks (marks.ts
+ * keeps an organization's marks the same Map until they change) is judged again. No `vscode`.
  */
 import type { DmarcRecord } from '../api/types';
 import { periodHealth, type HealthOptions, type PeriodHealth, type SourceAdvice } from '../advice/health';
+import { NO_MARKS, type Marks } from '../advice/marks';
 import type { AdviceThresholds } from '../advice/vocabulary';
 
 /** A period's health, and its sources by name. */
@@ -16,6 +18,7 @@ export interface HeldHealth {
 
 interface Entry extends HeldHealth {
   days: number;
+  marks: Marks;
 }
 
 export class HealthMemo {
@@ -41,12 +44,12 @@ export class HealthMemo {
     return true;
   }
 
-  /** The health of these records over a period of `days` days, computed once per array (and days). */
-  get(records: readonly DmarcRecord[], days: number): HeldHealth {
+  /** The health of these records over a period of `days` days with the owner's `marks`, computed once per array (and days, and marks). */
+  get(records: readonly DmarcRecord[], days: number, marks: Marks = NO_MARKS): HeldHealth {
     const hit = this.memo.get(records);
-    if (hit && hit.days === days) return hit;
-    const health = this.compute(records, { thresholds: this.bars, days, locale: this.locale });
-    const entry: Entry = { health, bySource: new Map(health.sources.map((s) => [s.source, s])), days };
+    if (hit && hit.days === days && hit.marks === marks) return hit;
+    const health = this.compute(records, { thresholds: this.bars, days, locale: this.locale, ...(marks.size ? { marks } : {}) });
+    const entry: Entry = { health, bySource: new Map(health.sources.map((s) => [s.source, s])), days, marks };
     this.memo.set(records, entry);
     return entry;
   }

@@ -3,10 +3,12 @@
  * the next step towards enforcement (src/advice/readiness.ts) in a few words, the whole of it in
  * its tooltip, and expands into the Header From domains' readiness (when there are two or more),
  * then the sources grouped by verdict: Needs fixing, Forwarded, Unauthenticated, Compliant. A
- * source there opens its records (as a source item's Open Records does) and has Copy Fix Text.
+ * source there opens its records (as a source item's Open Records does) and has Copy Fix Text
+ * and the mark commands; last, when the organization has marks, the Marks item (markNodes.ts).
  *
- * The health is memoised per records array (healthMemo.ts); a change of the `dmarc.advice.*`
- * settings judges every period again and re-renders the tree.
+ * The health is memoised per records array and the organization's marks (healthMemo.ts); a
+ * change of the `dmarc.advice.*` settings or of a mark judges every period again and re-renders
+ * the tree.
  */
 import * as vscode from 'vscode';
 import type { DmarcRecord } from '../api/types';
@@ -20,6 +22,8 @@ import { revealBidi } from '../shared/bidi';
 import { adviceThresholds, onAdviceThresholdsChange } from './adviceSettings';
 import { HealthMemo, type HeldHealth } from './healthMemo';
 import { appendSourceAdvice, readinessTooltip, stepIcon, stepPhrase, verdictColor } from './healthText';
+import { appendMark, markContext, markedDescription, MarkTree } from './markNodes';
+import type { SourceMarks } from './marks';
 import type { Node, NodeOf } from './nodes';
 
 export { appendSourceAdvice, mixLine, verdictColor, verdictLabel } from './healthText';
@@ -30,8 +34,8 @@ export const COPY_FIX_TEXT = 'dmarc.copyFixText';
 /** The class groups, in the order they are listed: what asks for action first. */
 export const HEALTH_CLASS_ORDER: readonly RowClass[] = ['needs-fixing', 'forwarded', 'unauthenticated', 'compliant'];
 
-type HealthNode = NodeOf<'health' | 'healthDomain' | 'healthClass' | 'healthSource'>;
-const KINDS: ReadonlySet<Node['kind']> = new Set(['health', 'healthDomain', 'healthClass', 'healthSource']);
+type HealthNode = NodeOf<'health' | 'healthDomain' | 'healthClass' | 'healthSource' | 'marks' | 'markedSource'>;
+const KINDS: ReadonlySet<Node['kind']> = new Set(['health', 'healthDomain', 'healthClass', 'healthSource', 'marks', 'markedSource']);
 
 /** Whole UTC days in a period (at least 1), for "over 30 days". */
 export function bucketDays(bucket: Pick<Bucket, 'start' | 'end'>): number {
@@ -40,18 +44,22 @@ export function bucketDays(bucket: Pick<Bucket, 'start' | 'end'>): number {
 
 export class HealthTree implements vscode.Disposable {
   private readonly memo: HealthMemo;
+  readonly marks: MarkTree;
   private readonly disposables: vscode.Disposable[];
   /** Source summaries by name, per summaries array (for Open Records on a source under Health). */
   private readonly byName = new WeakMap<readonly SourceSummary[], Map<string, SourceSummary>>();
 
-  /** `changed` re-renders the tree (after the thresholds changed). */
+  /** `changed` re-renders the tree (after the thresholds or a mark changed). */
   constructor(
     private readonly text: SummaryText,
     changed: () => void,
-    locale?: string,
+    locale: string | undefined,
+    marks: SourceMarks,
   ) {
     this.memo = new HealthMemo(adviceThresholds(), locale);
+    this.marks = new MarkTree(marks, text, changed);
     this.disposables = [
+      this.marks,
       onAdviceThresholdsChange((t) => {
         if (this.memo.setThresholds(t)) changed();
       }),
@@ -67,10 +75,10 @@ export class HealthTree implements vscode.Disposable {
     return this.memo.thresholds;
   }
 
-  /** The period's health from its records (memoised). */
-  of(records: readonly DmarcRecord[], bucket: Bucket): HeldHealth {
+  /** The period's health from its records, with its organization's marks (memoised). */
+  of(records: readonly DmarcRecord[], { account, org, bucket }: NodeOf<'bucket'>): HeldHealth {
     const t0 = performance.now();
-    const held = this.memo.get(records, bucketDays(bucket));
+    const held = this.memo.get(records, bucketDays(bucket), this.marks.of(account.id, org.id));
     const ms = performance.now() - t0;
     if (ms > 20) perfMark('treeHealth', { rows: records.length, ms: Math.round(ms) });
     return held;
@@ -83,6 +91,7 @@ export class HealthTree implements vscode.Disposable {
   }
 
   children(node: HealthNode): Node[] {
+    if (MarkTree.owns(node)) return this.marks.children(node);
     const { account, org, bucket } = node;
     switch (node.kind) {
       case 'health': {
@@ -92,6 +101,8 @@ export class HealthTree implements vscode.Disposable {
           const advice = h.sources.filter((s) => s.verdict === cls);
           if (advice.length) out.push({ kind: 'healthClass', account, org, bucket, cls, advice, sources: node.sources });
         }
+        const marks = this.marks.node(node);
+        if (marks) out.push(marks);
         return out;
       }
       case 'healthClass':
@@ -102,12 +113,14 @@ export class HealthTree implements vscode.Disposable {
   }
 
   item(node: HealthNode): vscode.TreeItem {
+    if (MarkTree.owns(node)) return this.marks.item(node);
     const C = vscode.TreeItemCollapsibleState;
     const at = `${node.account.id}/${node.org.id}/${node.bucket.id}`;
     switch (node.kind) {
       case 'health': {
         const h = node.health;
-        const item = new vscode.TreeItem(vscode.l10n.t('Health'), h.sources.length ? C.Collapsed : C.None);
+        const marked = this.marks.of(node.account.id, node.org.id).size > 0;
+        const item = new vscode.TreeItem(vscode.l10n.t('Health'), h.sources.length || marked ? C.Collapsed : C.None);
         item.id = `h/${at}`;
         item.description = stepPhrase(h.readiness, this.text);
         item.tooltip = readinessTooltip(vscode.l10n.t('Health'), h.readiness, h.mix, this.thresholds, this.text);
@@ -139,12 +152,13 @@ export class HealthTree implements vscode.Disposable {
         const a = node.advice;
         const item = new vscode.TreeItem(a.source || vscode.l10n.t('(unknown source)'), C.None);
         item.id = `hs/${at}/${a.source}`;
-        item.description = this.text.passAndEmails(a.passRate, a.emails);
+        item.description = markedDescription(this.text.passAndEmails(a.passRate, a.emails), a.mark);
         item.iconPath = new vscode.ThemeIcon('circle-filled', verdictColor(a.verdict));
         const md = new vscode.MarkdownString();
         md.appendMarkdown('**');
         md.appendText(a.source);
         md.appendMarkdown(`**\n\n${this.text.emailsInRows(a.emails, a.rows)}\n\n`);
+        if (a.mark) appendMark(md, a.mark);
         appendSourceAdvice(md, a, this.thresholds.compliant, this.text);
         item.tooltip = md;
         // The same command and argument as Open Records on the source's own item.
@@ -152,7 +166,7 @@ export class HealthTree implements vscode.Disposable {
           const source: NodeOf<'source'> = { kind: 'source', account: node.account, org: node.org, bucket: node.bucket, source: node.source };
           item.command = { command: Commands.openRecords, title: vscode.l10n.t('Open Records'), arguments: [source] };
         }
-        item.contextValue = a.fix ? 'healthSource.fix' : 'healthSource';
+        item.contextValue = `${a.fix ? 'healthSource.fix' : 'healthSource'}${markContext(a.mark)}`;
         return item;
       }
     }

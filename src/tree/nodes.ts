@@ -5,6 +5,7 @@ import type { ImportError } from '../import/types';
 import type { LibraryLocation } from '../import/library';
 import type { DomainReadiness, PeriodHealth, SourceAdvice } from '../advice/health';
 import type { RowClass } from '../advice/vocabulary';
+import type { SourceMark } from '../advice/marks';
 
 /**
  * Plain tree nodes: the model (src/records) does the I/O, the provider maps these to TreeItems.
@@ -29,6 +30,9 @@ export type Node =
   | { kind: 'healthDomain'; account: Account; org: Organization; bucket: Bucket; domain: DomainReadiness }
   | { kind: 'healthClass'; account: Account; org: Organization; bucket: Bucket; cls: RowClass; advice: readonly SourceAdvice[]; sources: readonly SourceSummary[] }
   | { kind: 'healthSource'; account: Account; org: Organization; bucket: Bucket; advice: SourceAdvice; source: SourceSummary | undefined }
+  /** Under Health, when the organization has marks (markNodes.ts): its marked sources, then each one. */
+  | { kind: 'marks'; account: Account; org: Organization; bucket: Bucket; marks: readonly (readonly [string, SourceMark])[] }
+  | { kind: 'markedSource'; account: Account; org: Organization; bucket: Bucket; source: string; mark: SourceMark }
   | { kind: 'error'; account: Account; org: Organization; bucket: Bucket; message: string; forbidden: boolean }
   /** The Report Files section: policy domains (as `org` nodes of the report-files account), then the locations. */
   | { kind: 'reports' }
