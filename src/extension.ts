@@ -101,10 +101,10 @@ export function activate(context: vscode.ExtensionContext): DmarcExplorerApi | u
     log: (l) => log.debug(l),
     noDisk: (accountId) => accountId === REPORT_FILES_ID,
   });
-  // The owner's marks: the tree judges by them and shows them.
+  // The owner's marks: the tree judges by them and shows them; open panels are sent them.
   const marks = new SourceMarks(context.globalState);
   const tree = new DmarcTreeProvider(accounts, store, () => settings().tree, log, undefined, reportFiles, marks);
-  const panels = new RecordsPanels({ extensionUri: context.extensionUri, accounts: lookup, store, log, memento: context.globalState, busy });
+  const panels = new RecordsPanels({ extensionUri: context.extensionUri, accounts: lookup, store, log, memento: context.globalState, busy, marks });
   let prompter: Prompter = windowPrompter;
   const view = vscode.window.createTreeView<Node>(VIEW_ID, {
     treeDataProvider: tree,

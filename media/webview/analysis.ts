@@ -5,6 +5,7 @@
  * through `AnalysisHost`.
  */
 import * as l10n from '@vscode/l10n';
+import { classesCountedAs, marksFrom, NO_MARKS, sameMarks, type Marks } from '../../src/advice/marks';
 import type { PeriodHealth } from '../../src/advice/tally';
 import { DEFAULT_THRESHOLDS, type AdviceThresholds } from '../../src/advice/vocabulary';
 import type { AdviceExportRow, GroupExportRow, ViewState } from '../../src/shared/protocol';
@@ -44,6 +45,9 @@ export class Analysis {
   /** The policies the rows' reports state (report files), once the host sent them. */
   private published: Published | undefined;
   private publishedVersion = 0;
+  /** The owner's marks on the organization's sources, as the host last sent them. */
+  private marks: Marks = NO_MARKS;
+  private marksVersion = 0;
   private adviceData: PeriodHealth | undefined;
   readonly trend: TrendPanel;
   readonly groups: GroupsTable;
@@ -72,7 +76,8 @@ export class Analysis {
   ) {
     this.advice = new AdvicePanel({
       onToggle: (adviceOpen) => this.host.change({ adviceOpen }),
-      onChoose: (s) => this.host.change({ facets: { ...this.state.facets, source: [s.source], rowClass: [verdictLabel(s.verdict)] } }),
+      // The rows that count as its verdict: with a mark, rows of other classes too (src/advice/marks.ts).
+      onChoose: (s) => this.host.change({ facets: { ...this.state.facets, source: [s.source], rowClass: classesCountedAs(s.verdict, s.mark).map(verdictLabel) } }),
       onCopy: (text) => void this.host.actions().copyText(text),
       onExport: (format) => {
         const d = this.adviceData;
@@ -141,9 +146,10 @@ export class Analysis {
 
   /**
    * What the host sends for the Advice (untrusted shape): thresholds, each a fraction 0–1 (else the
-   * default), and the policies the rows' reports state. Judged again when either changes.
+   * default), the policies the rows' reports state, and the owner's marks (pairs of a source and
+   * 'mine' or 'not-mine', bounded: marksFrom). Judged again when any of them changes.
    */
-  setAdvice(m: { thresholds?: unknown; published?: unknown }): void {
+  setAdvice(m: { thresholds?: unknown; published?: unknown; marks?: unknown }): void {
     let changed = false;
     if (m.thresholds !== undefined) {
       const r = (m.thresholds && typeof m.thresholds === 'object' ? m.thresholds : {}) as Record<string, unknown>;
@@ -157,6 +163,14 @@ export class Analysis {
       this.published = publishedAdvice(m.published);
       this.publishedVersion++;
       changed = true;
+    }
+    if (m.marks !== undefined) {
+      const marks = marksFrom(m.marks);
+      if (!sameMarks(marks, this.marks)) {
+        this.marks = marks.size ? marks : NO_MARKS;
+        this.marksVersion++;
+        changed = true;
+      }
     }
     if (changed && this.lastView) this.update(this.state, this.lastView);
   }
@@ -234,8 +248,9 @@ export class Analysis {
     const days = Math.max(1, Math.round((span.endMs - span.startMs + 1) / DAY_MS));
     const t = this.thresholds;
     const p = this.published;
-    const opts = { thresholds: t, days, locale: document.documentElement.lang || undefined, ...(p?.latest ? { policy: p.latest, policyOf: (d: string) => p.byDomain.get(d) } : {}) };
-    this.adviceData = this.ofEveryRow(view.order, 'advice', `${days} ${t.compliant} ${t.quarantine} ${t.reject} ${this.publishedVersion}`, () => {
+    const marks = this.marks.size ? { marks: this.marks } : {};
+    const opts = { thresholds: t, days, locale: document.documentElement.lang || undefined, ...marks, ...(p?.latest ? { policy: p.latest, policyOf: (d: string) => p.byDomain.get(d) } : {}) };
+    this.adviceData = this.ofEveryRow(view.order, 'advice', `${days} ${t.compliant} ${t.quarantine} ${t.reject} ${this.publishedVersion} ${this.marksVersion}`, () => {
       const t0 = performance.now();
       const health = computeAdvice(view.order, this.model, opts);
       if (window.__dmarcPerf) window.__dmarcPerf.lastAdviceMs = performance.now() - t0;

@@ -194,7 +194,7 @@ class App {
         return settle(m as { requestId: number; ok: boolean; result?: unknown; error?: string });
       case 'command':
         return this.actions.hostCommand(m.command);
-      case 'advice': // the dmarc.advice settings, or the policy the rows' reports state
+      case 'advice': // the dmarc.advice settings, the policy the rows' reports state, or the owner's marks
         return this.analysis.setAdvice(m);
     }
   }
@@ -214,7 +214,7 @@ class App {
     const start = Date.parse(String(m.identity?.start));
     const end = Date.parse(String(m.identity?.end));
     if (Number.isFinite(start) && Number.isFinite(end)) this.analysis.setRange(start, end);
-    this.analysis.setAdvice({ thresholds: m.thresholds });
+    this.analysis.setAdvice({ thresholds: m.thresholds, marks: m.marks });
     this.columns.load(m.layout);
     const view = (this.state = startingView(vscodeApi.getState(), m));
     this.toolbar.setSearch(view.search);

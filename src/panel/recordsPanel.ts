@@ -9,6 +9,8 @@ import {
   type ColumnLayout, type HostMessage, type PanelIdentity, type RowDetail, type ViewState, type WebviewMessage,
 } from '../shared/protocol';
 import { publishedOf } from '../advice/health';
+import { markPairs, type SourceMark } from '../advice/marks';
+import type { SourceMarks } from '../tree/marks';
 import { adviceThresholds, onAdviceThresholdsChange } from '../tree/adviceSettings';
 import { openAdviceExport, openExport, openGroupsExport } from '../export/openExport';
 import { Commands } from '../commands';
@@ -33,6 +35,8 @@ export interface PanelDeps {
   memento?: vscode.Memento;
   /** Marked busy while a panel loads and sends its rows (the disk cache waits: src/shared/busy.ts). */
   busy?: Busy;
+  /** The owner's marks on sources: the panel's organization's go with init and again when one changes. */
+  marks?: SourceMarks;
 }
 
 const LAYOUT_KEY = 'dmarc.panel.columnLayout';
@@ -72,6 +76,10 @@ export class RecordsPanel implements vscode.Disposable {
     panel.webview.html = this.html();
     this.disposables.push(panel.webview.onDidReceiveMessage((m) => void this.handleMessage(m)));
     this.disposables.push(onAdviceThresholdsChange((thresholds) => void this.post({ type: 'advice', thresholds })));
+    if (deps.marks)
+      this.disposables.push(deps.marks.onDidChange((c) => {
+        if (c.accountId === target.account.id && c.organizationId === target.org.id) void this.post({ type: 'advice', marks: this.marks() });
+      }));
     // Fetch while the webview starts (its script takes 0.5–1.5 s here): rows wait in the sender.
     void this.load(false);
   }
@@ -100,6 +108,7 @@ export class RecordsPanel implements vscode.Disposable {
     // (rows go out at once: the webview asks again for any it missed).
     if (!this.ready && message.type !== 'rows') {
       // Notices add up; the advice's (thresholds, published policy) is not a status: it stays beside the last one.
+      // A held marks or thresholds message may go: init, sent on ready, carries both as they are then.
       if (message.type === 'notices') this.held = [...this.held, message];
       else if (message.type === 'advice') this.held = [...this.held.filter((m) => m.type !== 'advice' || (message.published === undefined ? m.published !== undefined : m.thresholds !== undefined)), message];
       else this.held = [...this.held.filter((m) => m.type === 'advice'), message];
@@ -317,7 +326,13 @@ export class RecordsPanel implements vscode.Disposable {
       ...(this.target.initialSearch !== undefined ? { initialSearch: this.target.initialSearch } : {}),
       ...(layout ? { layout } : {}),
       thresholds: adviceThresholds(),
+      marks: this.marks(),
     };
+  }
+
+  /** The owner's marks on the sources of the panel's organization, as sent. */
+  private marks(): [string, SourceMark][] {
+    return this.deps.marks ? markPairs(this.deps.marks.get(this.target.account.id, this.target.org.id)) : [];
   }
 
   /** The user's column layout, if one was saved and is still valid. */

@@ -11,6 +11,7 @@
  */
 import * as z from 'zod';
 import { COLUMNS, FACETS, GROUP_FIELDS, TREND_SPLITS, type GroupField } from './columns';
+import type { SourceMark } from '../advice/marks';
 import type { AdviceThresholds } from '../advice/vocabulary';
 import type { PublishedPolicy } from '../api/types';
 
@@ -108,12 +109,13 @@ export type HostMessage =
    * `rows`: how many rows of which load were posted before it (rows go out before the webview is
    * ready, and a page that loads slowly can miss the first: it asks for them again, `resend`).
    */
-  | { type: 'init'; title: string; rangeLabel: string; identity: PanelIdentity; state?: ViewState; initialSearch?: string; layout?: ColumnLayout; rows?: { load: number; sent: number }; thresholds?: AdviceThresholds }
+  | { type: 'init'; title: string; rangeLabel: string; identity: PanelIdentity; state?: ViewState; initialSearch?: string; layout?: ColumnLayout; rows?: { load: number; sent: number }; thresholds?: AdviceThresholds; marks?: [string, SourceMark][] }
   /**
-   * What the Advice judges by beyond the rows: the `dmarc.advice` settings (sent when they change)
-   * and, once the rows are in, the policy their reports state (report files; the API states none).
+   * What the Advice judges by beyond the rows: the `dmarc.advice` settings (sent when they change),
+   * once the rows are in, the policy their reports state (report files; the API states none), and
+   * the owner's marks on the organization's sources (src/advice/marks.ts; every one, sent when one changes).
    */
-  | { type: 'advice'; thresholds?: AdviceThresholds; published?: PublishedAdvice }
+  | { type: 'advice'; thresholds?: AdviceThresholds; published?: PublishedAdvice; marks?: [string, SourceMark][] }
   /** A load started (`load`: the id its rows will carry). */
   | { type: 'loading'; message: string; load?: number }
   /**

@@ -2,11 +2,13 @@
  * The Advice region: am I ready to enforce, and what do I fix first, for the rows shown (it
  * follows the search, the facets and the day range). The readiness step and its figures, then the
  * sources that are not Compliant, most legitimate mail at risk first, each with its verdict, its
- * reasons, its fix, emails and pass rate. Choosing one (click, Enter) filters the table to that
- * source and its verdict's class; Copy puts its fix on the clipboard (through the host). Collapsible,
+ * reasons, its fix, emails and pass rate, and the owner's mark when it has one. Choosing one
+ * (click, Enter) filters the table to that source and the classes counted as its verdict (with a
+ * mark, those it moves too); Copy puts its fix on the clipboard (through the host). Collapsible,
  * a list navigable with the arrow keys. Record fields are only ever set as text.
  */
 import * as l10n from '@vscode/l10n';
+import { markLabel, markRule } from '../../../src/advice/marks';
 import type { PeriodHealth, SourceAdvice } from '../../../src/advice/tally';
 import { DKIM_REASONS, SPF_REASONS, termOf, type Verdict } from '../../../src/advice/vocabulary';
 import type { PublishedPolicy } from '../../../src/api/types';
@@ -211,6 +213,7 @@ export class AdvicePanel {
       el('div', { class: 'advice-line' }, [
         badge('rowClass', verdictLabel(s.verdict)),
         el('span', { class: 'advice-source', text: s.source || l10n.t('(unknown source)'), title: s.source }),
+        ...(s.mark ? [el('span', { class: 'advice-mark muted', text: markLabel(s.mark), title: markRule(s.mark), attrs: { 'data-testid': 'advice-mark' } })] : []),
         el('span', { class: 'advice-emails muted', text: l10n.t('{0} of {1} emails fail', formatCount(s.mix[1] + s.mix[2] + s.mix[3]), formatCount(s.emails)) }),
         el('span', { class: 'advice-pass muted', text: l10n.t('{0} pass', s.passRate === undefined ? '–' : formatPercent(s.passRate)) }),
         el('span', { class: 'spacer' }),
