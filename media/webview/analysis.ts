@@ -10,7 +10,7 @@ import type { PeriodHealth } from '../../src/advice/tally';
 import { DEFAULT_THRESHOLDS, type AdviceThresholds } from '../../src/advice/vocabulary';
 import type { AdviceExportRow, GroupExportRow, ViewState } from '../../src/shared/protocol';
 import { computeAdvice } from './data/advice';
-import { AdvicePanel, adviceExportRows, publishedAdvice, verdictLabel, type Published } from './ui/advice';
+import { AdvicePanel, adviceExportRows, publishedAdvice, thresholdsFrom, verdictLabel, type Published } from './ui/advice';
 import { GROUP_FIELDS, type GroupField, type TrendSplit } from '../../src/shared/columns';
 import { computeGroups, countGroups, sortGroups, type GroupStats, type GroupTable } from './data/groups';
 import { groupLines, NO_LINES, type GroupLine, type GroupLines, type SortedGroups } from './data/groupLines';
@@ -75,7 +75,11 @@ export class Analysis {
     private readonly host: AnalysisHost,
   ) {
     this.advice = new AdvicePanel({
-      onToggle: (adviceOpen) => this.host.change({ adviceOpen }),
+      onToggle: (adviceOpen) => {
+        // At once, not when the analysis next redraws: the header answers its own click.
+        this.advice.setOpen(adviceOpen);
+        this.host.change({ adviceOpen });
+      },
       // The rows that count as its verdict: with a mark, rows of other classes too (src/advice/marks.ts).
       onChoose: (s) => this.host.change({ facets: { ...this.state.facets, source: [s.source], rowClass: classesCountedAs(s.verdict, s.mark).map(verdictLabel) } }),
       onCopy: (text) => void this.host.actions().copyText(text),
@@ -149,12 +153,10 @@ export class Analysis {
    * default), the policies the rows' reports state, and the owner's marks (pairs of a source and
    * 'mine' or 'not-mine', bounded: marksFrom). Judged again when any of them changes.
    */
-  setAdvice(m: { thresholds?: unknown; published?: unknown; marks?: unknown }): void {
+  setAdvice(m: { thresholds?: unknown; published?: unknown; marks?: unknown }, current: () => readonly [ViewState, View]): void {
     let changed = false;
     if (m.thresholds !== undefined) {
-      const r = (m.thresholds && typeof m.thresholds === 'object' ? m.thresholds : {}) as Record<string, unknown>;
-      const share = (v: unknown, d: number): number => (typeof v === 'number' && v >= 0 && v <= 1 ? v : d);
-      const t = { compliant: share(r.compliant, DEFAULT_THRESHOLDS.compliant), quarantine: share(r.quarantine, DEFAULT_THRESHOLDS.quarantine), reject: share(r.reject, DEFAULT_THRESHOLDS.reject) };
+      const t = thresholdsFrom(m.thresholds);
       const was = this.thresholds;
       changed = t.compliant !== was.compliant || t.quarantine !== was.quarantine || t.reject !== was.reject;
       this.thresholds = t;
@@ -172,7 +174,9 @@ export class Analysis {
         changed = true;
       }
     }
-    if (changed && this.lastView) this.update(this.state, this.lastView);
+    // With the view as it is then: the last one drawn may be stale (rows came since), and drawing
+    // it now would cancel a redraw `later` has pending.
+    if (changed && this.lastView) this.later(current);
   }
 
   setRange(startMs: number, endMs: number): void {

@@ -1,7 +1,7 @@
 /**
  * The records grid's keyboard: arrows, Page Up/Down, Home/End move the focused row (Shift extends,
  * Ctrl/Cmd moves without selecting), Space toggles, Ctrl/Cmd+A selects all, Escape clears, the
- * context-menu key opens the row menu.
+ * context-menu key opens the row menu. And the page's own: Ctrl/Cmd+F and Copy (wireDocumentKeys).
  */
 import { primaryModifier } from './dom';
 import type { App } from './main';
@@ -40,4 +40,24 @@ export function onGridKey(app: App, e: KeyboardEvent): boolean {
     return true;
   }
   return false;
+}
+
+/** The page's keys beyond the grid's: Ctrl/Cmd+F to the search box, Copy on the grid to the focused row's JSON. */
+export function wireDocumentKeys(app: App): void {
+  document.addEventListener('keydown', (e) => {
+    // Ctrl/Cmd+F: VS Code keeps the key from the browser's own find; use it for the search box.
+    if (primaryModifier(e) && !e.altKey && (e.key === 'f' || e.key === 'F')) {
+      e.preventDefault();
+      app.toolbar.searchInput.focus();
+      app.toolbar.searchInput.select();
+    }
+  });
+  // Copy (Ctrl/Cmd+C, or VS Code's Copy command) on the grid copies the focused row's JSON.
+  document.addEventListener('copy', (e) => {
+    if (document.activeElement !== app.table.element) return;
+    const sel = window.getSelection();
+    if (sel && !sel.isCollapsed && sel.toString()) return;
+    e.preventDefault();
+    void app.actions.copyFocused();
+  });
 }

@@ -14,7 +14,7 @@ import { Actions } from './actions';
 import { Analysis } from './analysis';
 import { RecordsModel, type Query, type View } from './data/query';
 import { DetailPane } from './detail';
-import { el, primaryModifier } from './dom';
+import { el } from './dom';
 import { FacetsPanel } from './facets';
 import { formatCount, plural } from './format';
 import { Menu } from './menu';
@@ -25,7 +25,7 @@ import { SummaryBar } from './summary';
 import { VirtualTable } from './table';
 import { Toolbar } from './toolbar';
 import { Persistence } from './persist';
-import { onGridKey } from './gridKeys';
+import { onGridKey, wireDocumentKeys } from './gridKeys';
 import { ColumnLayoutState } from './columnLayout';
 import { emptyViewState, nextSort, startingView, toggledFacet } from './viewState';
 import { post, settle, vscodeApi } from './vscode';
@@ -149,22 +149,7 @@ class App {
     for (const type of ['wheel', 'pointerdown', 'keydown'] as const) {
       this.table.element.addEventListener(type, () => (this.pendingRestore = undefined), { capture: true, passive: true });
     }
-    document.addEventListener('keydown', (e) => {
-      // Ctrl/Cmd+F: VS Code keeps the key from the browser's own find; use it for the search box.
-      if (primaryModifier(e) && !e.altKey && (e.key === 'f' || e.key === 'F')) {
-        e.preventDefault();
-        this.toolbar.searchInput.focus();
-        this.toolbar.searchInput.select();
-      }
-    });
-    // Copy (Ctrl/Cmd+C, or VS Code's Copy command) on the grid copies the focused row's JSON.
-    document.addEventListener('copy', (e) => {
-      if (document.activeElement !== this.table.element) return;
-      const sel = window.getSelection();
-      if (sel && !sel.isCollapsed && sel.toString()) return;
-      e.preventDefault();
-      void this.actions.copyFocused();
-    });
+    wireDocumentKeys(this);
   }
 
   // ---- host messages -------------------------------------------------------------------------
@@ -195,7 +180,7 @@ class App {
       case 'command':
         return this.actions.hostCommand(m.command);
       case 'advice': // the dmarc.advice settings, the policy the rows' reports state, or the owner's marks
-        return this.analysis.setAdvice(m);
+        return this.analysis.setAdvice(m, () => [this.state, this.view]);
     }
   }
 
@@ -214,7 +199,7 @@ class App {
     const start = Date.parse(String(m.identity?.start));
     const end = Date.parse(String(m.identity?.end));
     if (Number.isFinite(start) && Number.isFinite(end)) this.analysis.setRange(start, end);
-    this.analysis.setAdvice({ thresholds: m.thresholds, marks: m.marks });
+    this.analysis.setAdvice({ thresholds: m.thresholds, marks: m.marks }, () => [this.state, this.view]);
     this.columns.load(m.layout);
     const view = (this.state = startingView(vscodeApi.getState(), m));
     this.toolbar.setSearch(view.search);

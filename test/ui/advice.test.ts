@@ -8,7 +8,7 @@ import { normaliseRow } from '../../src/api/schema';
 import type { DmarcRecord } from '../../src/api/types';
 import { presetRange } from '../../src/records/dateInput';
 import { startApiServer, type ApiServer } from '../server/server';
-import { activeEditorText, addAccount, choose, cspViolations, findWebviewFrame, openDmarcView, openWorkbench, runCommand, waitForPanelReady, type Workbench } from './harness';
+import { activeEditorText, addAccount, choose, closeAllEditors, cspViolations, findWebviewFrame, openDmarcView, openWorkbench, runCommand, waitForPanelReady, type Workbench } from './harness';
 
 const KEY = 'ui-advice-key-41a7';
 /** The demo's organization whose Mailchimp mail is rejected: legitimate mail lost, a source to fix. */
@@ -40,10 +40,13 @@ describe('the Advice region in the browser: readiness, sources to fix, keyboard,
     url.searchParams.set('endDate', r.end.toISOString());
     const body = (await (await fetch(url, { headers: { Authorization: `Bearer ${KEY}` } })).json()) as { dmarcRecords: unknown[] };
     records = body.dmarcRecords.map(normaliseRow).flatMap((x) => ('record' in x ? [x.record] : []));
+    // A window restored with an earlier run's panels open: only this test's panel is looked for.
+    await closeAllEditors(wb.page);
+    const before = new Set(wb.page.frames());
     await runCommand(wb.page, 'DMARC: Fetch Records for Date Range…');
     await wb.page.locator('.quick-input-widget .quick-input-title', { hasText: 'Fetch Records of Wayne: range' }).waitFor({ state: 'visible' });
     await choose(wb.page, 'Last 30 days');
-    frame = await findWebviewFrame(wb.page, '[data-testid="records-panel"]', 60_000);
+    frame = await findWebviewFrame(wb.page, '[data-testid="records-panel"]', 60_000, before);
     await waitForPanelReady(frame);
   });
   afterEach(async function () {
@@ -61,6 +64,10 @@ describe('the Advice region in the browser: readiness, sources to fix, keyboard,
     assert.ok(expected.length >= 2, 'the data has sources to list');
     const region = frame.getByRole('region', { name: 'Advice' });
     await region.waitFor({ state: 'visible' });
+    // The Advice follows the rows (the analysis redraws once a frame is painted): it ends on every row's.
+    await frame
+      .waitForFunction((text) => document.querySelector('[data-testid="advice-step"]')?.textContent === text, health.readiness.step.text, { timeout: 15_000 })
+      .catch(() => undefined);
     assert.equal(await frame.locator('[data-testid="advice-step"]').innerText(), health.readiness.step.text);
     assert.equal(health.readiness.step.kind, 'losing', 'Wayne loses Mailchimp mail to rejection');
     const items = frame.locator('[data-testid="advice-item"]');
@@ -109,6 +116,9 @@ describe('the Advice region in the browser: readiness, sources to fix, keyboard,
     assert.equal(await toggle.getAttribute('aria-expanded'), 'false');
     assert.equal(await frame.locator('#advice-body').isVisible(), false);
     await toggle.press('Enter');
+    assert.equal(await toggle.getAttribute('aria-expanded'), 'true');
+    // And the view recomputed on the change leaves it as the user set it.
+    await frame.waitForTimeout(300);
     assert.equal(await toggle.getAttribute('aria-expanded'), 'true');
     await frame.locator('[data-testid="advice-list"]').waitFor({ state: 'visible' });
   });

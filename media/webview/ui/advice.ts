@@ -10,11 +10,11 @@
 import * as l10n from '@vscode/l10n';
 import { markLabel, markRule } from '../../../src/advice/marks';
 import type { PeriodHealth, SourceAdvice } from '../../../src/advice/tally';
-import { DKIM_REASONS, SPF_REASONS, termOf, type Verdict } from '../../../src/advice/vocabulary';
+import { DEFAULT_THRESHOLDS, DKIM_REASONS, SPF_REASONS, termOf, type AdviceThresholds, type Verdict } from '../../../src/advice/vocabulary';
 import type { PublishedPolicy } from '../../../src/api/types';
 import type { AdviceExportRow } from '../../../src/shared/protocol';
 import { badge, el, icon, iconButton } from '../dom';
-import { formatCount, formatPercent } from '../format';
+import { formatCount, formatPercent, revealBidi } from '../format';
 
 /** Sources listed at most (the rest are counted in a line). */
 const MAX_SOURCES = 50;
@@ -69,6 +69,13 @@ export function adviceExportRows(sources: readonly SourceAdvice[]): AdviceExport
 /** A fix's text with its `quoted` domains, selectors and IPs as code: text nodes only, never HTML. */
 export function fixNodes(fix: string): (Node | string)[] {
   return fix.split('`').map((part, k) => (k % 2 ? el('code', { text: part }) : el('span', { text: part })));
+}
+
+/** Thresholds the host sends (untrusted shape): each a fraction 0–1, else its default. */
+export function thresholdsFrom(raw: unknown): AdviceThresholds {
+  const r = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
+  const share = (v: unknown, d: number): number => (typeof v === 'number' && v >= 0 && v <= 1 ? v : d);
+  return { compliant: share(r.compliant, DEFAULT_THRESHOLDS.compliant), quarantine: share(r.quarantine, DEFAULT_THRESHOLDS.quarantine), reject: share(r.reject, DEFAULT_THRESHOLDS.reject) };
 }
 
 /** The policies the host says the rows' reports state, checked (untrusted shape: a wrong field is left out). */
@@ -222,7 +229,8 @@ export class AdvicePanel {
       el('div', { class: 'advice-reasons muted', text: reasonsText(s) }),
       el('div', { class: 'advice-fix' }, fixNodes(s.fix)),
     ]);
-    li.setAttribute('aria-label', l10n.t('{0}, {1}: {2}', s.source, verdictLabel(s.verdict), s.fix));
+    // Read out like text, and it holds report data: bidirectional controls as escapes (dom.ts).
+    li.setAttribute('aria-label', revealBidi(l10n.t('{0}, {1}: {2}', s.source, verdictLabel(s.verdict), s.fix)));
     return li;
   }
 
