@@ -24,6 +24,8 @@ import { bucketLabel, TrendPanel } from './trend';
 export interface AnalysisHost {
   /** Applies a change to the view state and recomputes. */
   change(patch: Partial<ViewState>): void;
+  /** Every row is in: the Advice judges only then (while rows stream in it would judge part of them, and slow their reading). */
+  complete(): boolean;
   /** What the host of the page does for the analysis: exports and copies (actions.ts). */
   actions(): {
     exportGroups(format: 'json' | 'csv', title: string, rows: GroupExportRow[]): Promise<void>;
@@ -174,9 +176,7 @@ export class Analysis {
         changed = true;
       }
     }
-    // With the view as it is then: the last one drawn may be stale (rows came since), and drawing
-    // it now would cancel a redraw `later` has pending.
-    if (changed && this.lastView) this.later(current);
+    if (changed && this.lastView) this.later(current); // the view now: the last drawn may be stale, and `later` pending
   }
 
   setRange(startMs: number, endMs: number): void {
@@ -248,6 +248,7 @@ export class Analysis {
     const s = this.state;
     this.advice.setOpen(s.adviceOpen);
     if (!s.adviceOpen) return;
+    if (!this.host.complete()) return this.advice.pending();
     const span = s.days ?? this.range;
     const days = Math.max(1, Math.round((span.endMs - span.startMs + 1) / DAY_MS));
     const t = this.thresholds;

@@ -121,7 +121,7 @@ class App {
         this.afterSelection(false);
       },
     });
-    this.analysis = new Analysis(this.model, { change: (p) => this.change(p), actions: () => this.actions });
+    this.analysis = new Analysis(this.model, { change: (p) => this.change(p), actions: () => this.actions, complete: () => this.complete });
     this.status = new LoadStatus(root, this.table.element);
     const center = el('div', { class: 'center' }, [this.analysis.advice.element, this.analysis.trend.element, this.analysis.groups.element, this.status.tableArea]);
     this.bodyEl.append(this.facets.element, center, this.detail.element);

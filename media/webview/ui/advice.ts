@@ -165,6 +165,17 @@ export class AdvicePanel {
     this.body.hidden = !open;
   }
 
+  /** Rows are still arriving: the advice waits for them all (it is about the whole period). */
+  pending(): void {
+    this.step.replaceChildren(icon('loading', 'codicon-modifier-spin'), el('span', { text: l10n.t('Judged once every row is in…') }));
+    this.step.dataset.kind = 'pending';
+    this.figures.replaceChildren();
+    this.list.replaceChildren();
+    this.list.hidden = true;
+    this.more.textContent = '';
+    this.shown = [];
+  }
+
   /** The sources listed now (for exports). */
   get sources(): readonly SourceAdvice[] {
     return this.shown;
