@@ -77,11 +77,8 @@ export class Analysis {
     private readonly host: AnalysisHost,
   ) {
     this.advice = new AdvicePanel({
-      onToggle: (adviceOpen) => {
-        // At once, not when the analysis next redraws: the header answers its own click.
-        this.advice.setOpen(adviceOpen);
-        this.host.change({ adviceOpen });
-      },
+      // At once, not when the analysis next redraws: the header answers its own click.
+      onToggle: (adviceOpen) => (this.advice.setOpen(adviceOpen), this.host.change({ adviceOpen })),
       // The rows that count as its verdict: with a mark, rows of other classes too (src/advice/marks.ts).
       onChoose: (s) => this.host.change({ facets: { ...this.state.facets, source: [s.source], rowClass: classesCountedAs(s.verdict, s.mark).map(verdictLabel) } }),
       onCopy: (text) => void this.host.actions().copyText(text),
@@ -176,7 +173,7 @@ export class Analysis {
         changed = true;
       }
     }
-    if (changed && this.lastView) this.later(current); // the view now: the last drawn may be stale, and `later` pending
+    if (changed && this.lastView) this.later(current); // the view now: the last drawn may be stale
   }
 
   setRange(startMs: number, endMs: number): void {

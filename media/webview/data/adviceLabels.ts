@@ -17,6 +17,29 @@ const TONES: Readonly<Record<string, Tone>> = {
   'dkim-none': 'fail', 'dkim-error': 'warn', 'dkim-unknown': 'neutral',
 };
 
+/** Columns whose scalar is an advice code, shown (and searched, faceted, grouped) by its label (store.ts). */
+export const ADVICE_COLUMNS: ReadonlySet<string> = new Set(['spfReason', 'dkimReason', 'rowClass']);
+/** Labels an advice column can add to a chunk's strings: one per code of the vocabulary. */
+export const ADVICE_LABELS_MAX = CODES.length;
+
+/**
+ * For one chunk: the search id of an advice code's cell, by the code's string code. Its label is
+ * added once per distinct code of the chunk (`add`); a code outside the vocabulary is its own
+ * label, the chunk's string as it is; a code past the strings reads as `empty`.
+ */
+export function adviceCellIds(strings: readonly string[], empty: number, add: (label: string) => number): (code: number) => number {
+  const ids = new Int32Array(strings.length).fill(-1);
+  return (code) => {
+    if (code >= strings.length) return empty;
+    let id = ids[code]!;
+    if (id < 0) {
+      const label = adviceLabel(strings[code]!);
+      ids[code] = id = label === strings[code] ? code : add(label);
+    }
+    return id;
+  };
+}
+
 let byLabel: Map<string, string> | undefined;
 
 /** The label of an advice code; the code itself when it is not one. */

@@ -13,8 +13,7 @@
 import { COLUMNS, type ColumnId } from '../../../src/shared/columns';
 import { copyLists, L, S, type Codes, type RowChunk } from '../../../src/shared/rowCodec';
 import { dkimText, valueLabel } from '../format';
-import { adviceLabel } from './adviceLabels';
-import { DKIM_REASONS, ROW_CLASSES, SPF_REASONS } from '../../../src/advice/vocabulary';
+import { ADVICE_COLUMNS, ADVICE_LABELS_MAX, adviceCellIds } from './adviceLabels';
 import { isoUtcMs } from './isoDate';
 import { codeColumnSteps, drain } from './columnScan';
 import { NCOL, SearchIndex, type Segment } from './searchIndex';
@@ -25,24 +24,14 @@ import { ListIds } from './listIds';
 
 export const COL: Record<ColumnId, number> = Object.fromEntries(COLUMNS.map((c, i) => [c, i])) as Record<ColumnId, number>;
 
-/** Columns whose scalar is an advice code, shown (and searched, faceted, grouped) by its label. */
-const ADVICE_COLUMNS = new Set<string>(['spfReason', 'dkimReason', 'rowClass']);
-/** [column, the chunk's scalar field it shows as is, …] for the columns that show one (the others are derived, see appendChunk). */
-const SCALAR_COLS: readonly number[] = COLUMNS.flatMap((c, col) => (c in S && !ADVICE_COLUMNS.has(c) ? [col, S[c as keyof typeof S]] : []));
-/** [column, scalar field, …] of the advice columns. */
-const ADVICE_COLS: readonly number[] = COLUMNS.flatMap((c, col) => (ADVICE_COLUMNS.has(c) ? [col, S[c as keyof typeof S]] : []));
-
-/** Labels an advice column can add to a chunk's strings: one per code of the vocabulary. */
-const ADVICE_LABELS_MAX = SPF_REASONS.length + DKIM_REASONS.length + ROW_CLASSES.length;
+/** [column, the chunk's scalar field it shows, …]: as is (SCALAR_COLS) or by its label (ADVICE_COLS); others are derived (appendChunk). */
+const colsOf = (advice: boolean): readonly number[] => COLUMNS.flatMap((c, col) => (c in S && ADVICE_COLUMNS.has(c) === advice ? [col, S[c as keyof typeof S]] : []));
+const [SCALAR_COLS, ADVICE_COLS] = [colsOf(false), colsOf(true)];
 
 const DISPOSITION_CODE = new Map<string, number>([['none', 0], ['quarantine', 1], ['reject', 2]]);
 
 /** A DKIM signature as the table keeps it. */
-export interface Signature {
-  domain: string;
-  selector: string;
-  result: string;
-}
+export interface Signature { domain: string; selector: string; result: string }
 
 /** `d=mcsv.net s=k2 pass`: one signature as the table and the search show it. */
 export function signatureText(s: Signature): string {
@@ -131,9 +120,9 @@ export class RowStore implements Facts {
     const strings = c.strings;
     const nStr = strings.length;
     const sc = c.scalars;
-    // The chunk's strings are its segment's first ids; derived texts are added to it. At most:
-    // the chunk's strings, '', pass, fail, and per row a derived emails, DKIM, DKIM results and
-    // rDNS text, and one per extra field.
+    // The chunk's strings are its segment's first ids; derived texts are added to it. At most: the
+    // chunk's strings, '', pass, fail, per row a derived emails, DKIM, DKIM results and rDNS text,
+    // one per extra field, and the advice codes' labels.
     const maxIds = nStr + 3 + c.count * 4 + (c.listCodes[L.extras]!.length >> 1) + ADVICE_LABELS_MAX;
     // The search's character bits of the chunk's strings, from its bytes (ASCII chunks: all the
     // API's rows, nearly): ~0.14 ms a chunk in Node, half what reading the strings takes.
@@ -175,18 +164,7 @@ export class RowStore implements Facts {
     const pairIds = new Map<number, number>();
     let emptyDkim = -1;
     const scalarCols = SCALAR_COLS;
-    // An advice code's label, added once per distinct code of the chunk; a code outside the
-    // vocabulary is its own label, the chunk's string as it is.
-    const adviceIds = new Int32Array(nStr).fill(-1);
-    const adviceId = (code: number): number => {
-      if (code >= nStr) return emptyId;
-      let id = adviceIds[code]!;
-      if (id < 0) {
-        const label = adviceLabel(strings[code]!);
-        adviceIds[code] = id = label === strings[code] ? code : w.add(label);
-      }
-      return id;
-    };
+    const adviceId = adviceCellIds(strings, emptyId, (label) => w.add(label));
     const spfCodes = sc[S.alignedSpf]!;
     const dkimCodes = sc[S.alignedDkim]!;
     const dateCodes = sc[S.date]!;
