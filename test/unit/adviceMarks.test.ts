@@ -8,18 +8,8 @@ import { periodHealth } from '../../src/advice/health';
 import { classesCountedAs, markedClass, marksFrom, markPairs, MAX_MARKED_SOURCE, MAX_MARKS, sameMarks, type SourceMark } from '../../src/advice/marks';
 import type { PeriodHealth } from '../../src/advice/tally';
 import { CLASS_INDEX } from '../../src/advice/verdict';
-import { DEFAULT_THRESHOLDS } from '../../src/advice/vocabulary';
+import { dk, opts, rec } from './adviceHelpers';
 
-let n = 0;
-function rec(over: Partial<DmarcRecord>): DmarcRecord {
-  return {
-    source: 'Unknown', reporter: 'google.com', visibleFrom: 'acme.com', returnPath: 'acme.com', ipAddress: '203.0.113.9', rdns: [],
-    emails: 1, category: 'rejected', date: '2026-11-01T00:00:00Z', dateMs: Date.UTC(2026, 10, 1) + n++, dmarc: 'none',
-    alignedSpf: 'fail', alignedDkim: 'fail', spf: 'fail', dkims: [], ...over,
-  };
-}
-const dk = (domain: string, result: string, selector = 's1') => ({ domain, result, selector });
-const opts = { thresholds: { ...DEFAULT_THRESHOLDS }, days: 30, locale: 'en-US' };
 
 /** The period of test/unit/adviceRules.test.ts: one source of each verdict. */
 const records: DmarcRecord[] = [

@@ -4,6 +4,7 @@
 // suffixes, values outside the documented sets); then a group's verdict, the fix in words,
 // readiness for enforcement, the override reasons of a report file's row and a period's health.
 import { strict as assert } from 'node:assert';
+import { dk, opts, rec } from './adviceHelpers';
 import type { DmarcRecord } from '../../src/api/types';
 import { fixText, type FixFacts } from '../../src/advice/fix';
 import { periodHealth, type Published } from '../../src/advice/health';
@@ -533,20 +534,6 @@ describe('advice: override reasons of a report file’s row', () => {
 });
 
 describe('advice: a period’s health', () => {
-  let n = 0;
-  /** A record with the row fields given; `reason` puts an override reason in its raw XML object. */
-  function rec(over: Partial<DmarcRecord> & { reason?: string }): DmarcRecord {
-    const { reason, ...rest } = over;
-    const r: DmarcRecord = {
-      source: 'Unknown', reporter: 'google.com', visibleFrom: 'acme.com', returnPath: 'acme.com', ipAddress: '203.0.113.9', rdns: [],
-      emails: 1, category: 'rejected', date: '2026-11-01T00:00:00Z', dateMs: Date.UTC(2026, 10, 1) + n++, dmarc: 'none',
-      alignedSpf: 'fail', alignedDkim: 'fail', spf: 'fail', dkims: [], ...rest,
-    };
-    if (reason) r.raw = { row: { policy_evaluated: { reason: { type: reason } } } };
-    return r;
-  }
-  const dk = (domain: string, result: string, selector = 's1') => ({ domain, result, selector });
-  const opts = { thresholds: { ...DEFAULT_THRESHOLDS }, days: 30, locale: 'en-US' };
 
   const records: DmarcRecord[] = [
     // Acme Mail: compliant but for one email from a second IP.
