@@ -3,6 +3,7 @@
  * filtered, scrolled and focused. State read back from VS Code or sent by the host is checked
  * here by hand (the webview bundle ships without zod) and anything malformed is dropped.
  */
+import { ROW_CLASSES, termOf } from '../../src/advice/vocabulary';
 import { COLUMNS, FACETS, TREND_SPLITS, type ColumnId, type FacetId, type TrendSplit } from '../../src/shared/columns';
 import type { ColumnLayout, PanelIdentity, ViewState } from '../../src/shared/protocol';
 import { isFieldId } from './data/fields';
@@ -115,12 +116,15 @@ export type FacetSelection = Partial<Record<FacetId, string[]>>;
  * (it survives hiding the panel), else the host's copy (what the serializer restored after a
  * window reload), else an empty one with the search the panel was opened with, if any.
  */
-export function startingView(kept: unknown, init: { identity: PanelIdentity; state?: unknown; initialSearch?: unknown }): ViewState {
+export function startingView(kept: unknown, init: { identity: PanelIdentity; state?: unknown; initialSearch?: unknown; initialClasses?: unknown }): ViewState {
   const saved = readSavedState(kept);
   if (saved.view && sameIdentity(saved.identity, init.identity)) return saved.view;
   if (init.state) return sanitizeViewState(init.state);
   const view = emptyViewState();
   if (typeof init.initialSearch === 'string') view.search = init.initialSearch.slice(0, 1000);
+  // The class facet holds labels, as the rows do.
+  const classes = Array.isArray(init.initialClasses) ? init.initialClasses.flatMap((c) => (typeof c === 'string' && (ROW_CLASSES as readonly string[]).includes(c) ? [termOf(c)!.label] : [])) : [];
+  if (classes.length) view.facets = { ...view.facets, rowClass: classes };
   return view;
 }
 

@@ -1,3 +1,4 @@
+import { classesCountedAs } from '../advice/marks';
 import * as vscode from 'vscode';
 import { ApiError } from '../api';
 import type { AccountStore } from '../accounts/accountStore';
@@ -123,17 +124,21 @@ export function registerPanelCommands(deps: PanelCommandDeps): vscode.Disposable
     }),
 
     vscode.commands.registerCommand(Commands.openRecords, (node?: Node) => {
-      if (!node || (node.kind !== 'bucket' && node.kind !== 'source' && node.kind !== 'ip')) {
+      if (!node || (node.kind !== 'bucket' && node.kind !== 'source' && node.kind !== 'ip' && node.kind !== 'healthSource')) {
         return vscode.commands.executeCommand(Commands.fetchRange);
       }
       const account = deps.lookup.get(node.account.id);
       const org = account?.organizations.find((o) => o.id === node.org.id);
       if (!account || !org) return undefined;
-      // An IP opens its source's records searched for the IP address.
+      // An IP opens its source's records searched for the IP address; a Health source its
+      // records of the classes its verdict stands for (all of them for a Compliant one).
+      const source = node.kind === 'healthSource' ? node.advice.source : node.kind !== 'bucket' ? node.source.source : undefined;
+      const classes = node.kind === 'healthSource' && node.advice.verdict !== 'compliant' ? classesCountedAs(node.advice.verdict, node.advice.mark) : [];
       deps.panels.open({
         account, org, start: node.bucket.start, end: node.bucket.end,
-        ...(node.kind !== 'bucket' ? { source: node.source.source } : {}),
+        ...(source !== undefined ? { source } : {}),
         ...(node.kind === 'ip' ? { initialSearch: node.ip.ipAddress } : {}),
+        ...(classes.length ? { initialClasses: classes } : {}),
       });
       return undefined;
     }),

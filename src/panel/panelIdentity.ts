@@ -4,6 +4,7 @@ import type { Account, Organization } from '../accounts/accountStore';
 import { organizationLabel } from '../accounts/accountStore';
 import { rangeLabel } from '../records/dateInput';
 import type { PanelIdentity } from '../shared/protocol';
+import { termOf, type RowClass } from '../advice/vocabulary';
 
 export interface PanelTarget {
   account: Account;
@@ -14,6 +15,8 @@ export interface PanelTarget {
   source?: string;
   /** The search a newly opened panel starts with (Open Records on an IP item: the IP address). */
   initialSearch?: string;
+  /** The row classes a newly opened panel filters to (a Health source: the classes of its verdict). */
+  initialClasses?: readonly RowClass[];
 }
 
 /** Whether the panel shows rows of this organization between start and end (epoch ms, inclusive). */
@@ -38,12 +41,15 @@ function identityKey(i: PanelIdentity): string {
 /** Panels are told apart by identity and initial search: an IP's panel is not its source's. */
 export function panelKey(target: PanelTarget): string {
   const key = identityKey(identityOf(target));
-  return target.initialSearch ? `${key}\u0000${target.initialSearch}` : key;
+  const classes = target.initialClasses?.length ? `\u0000${target.initialClasses.join(',')}` : '';
+  return target.initialSearch ? `${key}\u0000${target.initialSearch}${classes}` : `${key}${classes}`;
 }
 
 export function titleOf(target: PanelTarget): string {
   const base = `${organizationLabel(target.org)} · ${rangeLabel(target.start, target.end)}`;
-  const title = target.source !== undefined ? `${base} · ${target.source}` : base;
+  const source = target.source !== undefined ? `${base} · ${target.source}` : base;
+  const classes = target.initialClasses?.length ? target.initialClasses.map((c) => termOf(c)?.label ?? c).join(', ') : '';
+  const title = classes ? `${source} · ${classes}` : source;
   // A source or a report's domain is report data: its bidirectional controls show as escapes.
   return revealBidi(target.initialSearch ? `${title} · ${target.initialSearch}` : title);
 }

@@ -324,6 +324,7 @@ export class RecordsPanel implements vscode.Disposable {
       identity: this.identity,
       ...(this.savedView ? { state: this.savedView } : {}),
       ...(this.target.initialSearch !== undefined ? { initialSearch: this.target.initialSearch } : {}),
+      ...(this.target.initialClasses?.length ? { initialClasses: [...this.target.initialClasses] } : {}),
       ...(layout ? { layout } : {}),
       thresholds: adviceThresholds(),
       marks: this.marks(),

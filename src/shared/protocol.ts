@@ -109,7 +109,7 @@ export type HostMessage =
    * `rows`: how many rows of which load were posted before it (rows go out before the webview is
    * ready, and a page that loads slowly can miss the first: it asks for them again, `resend`).
    */
-  | { type: 'init'; title: string; rangeLabel: string; identity: PanelIdentity; state?: ViewState; initialSearch?: string; layout?: ColumnLayout; rows?: { load: number; sent: number }; thresholds?: AdviceThresholds; marks?: [string, SourceMark][] }
+  | { type: 'init'; title: string; rangeLabel: string; identity: PanelIdentity; state?: ViewState; initialSearch?: string; initialClasses?: string[]; layout?: ColumnLayout; rows?: { load: number; sent: number }; thresholds?: AdviceThresholds; marks?: [string, SourceMark][] }
   /**
    * What the Advice judges by beyond the rows: the `dmarc.advice` settings (sent when they change),
    * once the rows are in, the policy their reports state (report files; the API states none), and

@@ -161,11 +161,8 @@ export class HealthTree implements vscode.Disposable {
         if (a.mark) appendMark(md, a.mark);
         appendSourceAdvice(md, a, this.thresholds.compliant, this.text);
         item.tooltip = md;
-        // The same command and argument as Open Records on the source's own item.
-        if (node.source) {
-          const source: NodeOf<'source'> = { kind: 'source', account: node.account, org: node.org, bucket: node.bucket, source: node.source };
-          item.command = { command: Commands.openRecords, title: vscode.l10n.t('Open Records'), arguments: [source] };
-        }
+        // Open Records: the source's rows of the classes its verdict stands for.
+        if (node.source) item.command = { command: Commands.openRecords, title: vscode.l10n.t('Open Records'), arguments: [node] };
         item.contextValue = `${a.fix ? 'healthSource.fix' : 'healthSource'}${markContext(a.mark)}`;
         return item;
       }

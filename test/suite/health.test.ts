@@ -12,6 +12,7 @@ import { extensionApi, removeAllAccounts, until } from './helpers';
 import type { DmarcExplorerApi } from '../../src/extension';
 import type { Node, NodeOf } from '../../src/tree/nodes';
 import type { Account } from '../../src/accounts/accountStore';
+import type { HostMessage } from '../../src/shared/protocol';
 
 const KEY = 'health-suite-key-7d2e1';
 /** The sample organization with three Header From domains. */
@@ -151,11 +152,28 @@ describe('DMARC tree: Health (extension host, local API server)', () => {
     assert.equal(await vscode.env.clipboard.readText(), want.fix);
 
     assert.equal(item.command?.command, Commands.openRecords);
-    const [arg] = item.command!.arguments as [NodeOf<'source'>];
-    assert.equal(arg.kind, 'source');
-    assert.equal(arg.source.source, want.source);
+    const [arg] = item.command!.arguments as [NodeOf<'healthSource'>];
+    assert.equal(arg, source);
     await vscode.commands.executeCommand(item.command!.command, ...item.command!.arguments!);
-    assert.equal(api.panels.active?.identity.source, want.source, 'the source\u2019s records open');
+    const panel = api.panels.active;
+    assert.equal(panel?.identity.source, want.source, 'the source\u2019s records open');
+    // …filtered to the rows of its verdict's class, and titled so.
+    assert.deepEqual(panel?.target.initialClasses, ['needs-fixing']);
+    assert.ok(panel?.panel.title.endsWith(`${want.source} · Needs fixing`), panel?.panel.title);
+    const posted: HostMessage[] = [];
+    const webview = panel!.panel.webview;
+    const post = webview.postMessage.bind(webview);
+    (webview as unknown as { postMessage: (m: HostMessage) => Thenable<boolean> }).postMessage = (m) => {
+      posted.push(m);
+      return post(m);
+    };
+    await panel!.handleMessage({ type: 'ready' });
+    const init = posted.find((m): m is Extract<HostMessage, { type: 'init' }> => m.type === 'init');
+    assert.deepEqual(init?.initialClasses, ['needs-fixing']);
+    // The source's own item still opens all its rows, in another panel.
+    await vscode.commands.executeCommand(Commands.openRecords, { kind: 'source', account: arg.account, org: arg.org, bucket: arg.bucket, source: arg.source });
+    assert.notEqual(api.panels.active, panel);
+    assert.equal(api.panels.active?.target.initialClasses, undefined);
   });
 
   it('sources and IPs are coloured by verdict, with the verdict and mix in their tooltips', async () => {

@@ -118,6 +118,15 @@ describe('webview view state transitions', () => {
     assert.deepStrictEqual(startingView(null, { identity }), emptyViewState());
   });
 
+  it('a panel opened from a Health source starts filtered to its classes (labels, as the rows carry them); anything else is dropped', () => {
+    assert.deepEqual(startingView(undefined, { identity, initialClasses: ['needs-fixing', 'unauthenticated'] }).facets, { rowClass: ['Needs fixing', 'Unauthenticated'] });
+    assert.deepEqual(startingView(undefined, { identity, initialClasses: ['spf-aligned-pass', 42, '__proto__'] }).facets, {});
+    assert.deepEqual(startingView(undefined, { identity, initialClasses: 'compliant' }).facets, {});
+    // A view kept for the same range wins (the user may have cleared the filter since).
+    const kept = { identity, view: emptyViewState() };
+    assert.deepEqual(startingView(kept, { identity, initialClasses: ['forwarded'] }).facets, {});
+  });
+
   it('a header click reverses the sorted column, and sorts another biggest first only when numeric', () => {
     assert.deepStrictEqual(nextSort(undefined, 'emails', true), { column: 'emails', descending: true });
     assert.deepStrictEqual(nextSort({ column: 'emails', descending: true }, 'emails', true), { column: 'emails', descending: false });
