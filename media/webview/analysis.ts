@@ -81,6 +81,7 @@ export class Analysis {
       onToggle: (adviceOpen) => (this.advice.setOpen(adviceOpen), this.host.change({ adviceOpen })),
       // The rows that count as its verdict: with a mark, rows of other classes too (src/advice/marks.ts).
       onChoose: (s) => this.host.change({ facets: { ...this.state.facets, source: [s.source], rowClass: classesCountedAs(s.verdict, s.mark).map(verdictLabel) } }),
+      onDomain: (domain) => this.host.change({ facets: { ...this.state.facets, visibleFrom: [domain] } }),
       onCopy: (text) => void this.host.actions().copyText(text),
       onExport: (format) => {
         const d = this.adviceData;

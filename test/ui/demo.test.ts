@@ -166,7 +166,17 @@ describe('npm run demo, end to end in the browser', () => {
     assert.match(source, /^(Mailchimp|Salesforce)$/, 'the source losing the most mail is an ESP set up wrong');
     await page.locator('.sidebar .monaco-list-row', { hasText: new RegExp(`^${source}`) }).first().waitFor({ state: 'visible' });
     assert.match(await first.locator('.advice-fix').innerText(), /acme\.com/, 'the fix names the organization\u2019s own domain');
+    // Readiness per Header From domain: acme sends as three; choosing one shows its rows alone.
+    const domains = frame.locator('[data-testid="advice-domain"]');
+    assert.deepEqual((await domains.evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.domain))).sort(), ['acme.co.uk', 'acme.com', 'mail.acme.com']);
     await shot('advice', { x: 0, y: 0, width: 1280, height: 520 });
+    const rows = Number(await frame.locator('[data-testid="summary-rows"]').getAttribute('data-value'));
+    await domains.filter({ hasText: 'acme.co.uk' }).click();
+    await frame.waitForFunction(() => document.querySelectorAll('[data-testid="advice-domain"]').length === 0, undefined, { timeout: 15_000 });
+    const one = Number(await frame.locator('[data-testid="summary-rows"]').getAttribute('data-value'));
+    assert.ok(one > 0 && one < rows, `acme.co.uk's rows: ${one} of ${rows}`);
+    await frame.locator('[data-testid="facets-clear"]').click();
+    await frame.waitForFunction((n) => document.querySelector('[data-testid="summary-rows"]')?.getAttribute('data-value') === String(n), rows, { timeout: 15_000 });
 
     await frame.locator('.row:visible').nth(0).click();
     await frame.locator('[data-testid="detail-json"]').waitFor({ state: 'visible' });

@@ -22,6 +22,8 @@ const MAX_SOURCES = 50;
 export interface AdviceHost {
   onToggle(open: boolean): void;
   onChoose(source: SourceAdvice): void;
+  /** A Header From domain's readiness was chosen: show its rows. */
+  onDomain(domain: string): void;
   onCopy(text: string): void;
   onExport(format: 'json' | 'csv'): void;
 }
@@ -122,6 +124,7 @@ export class AdvicePanel {
   private readonly step: HTMLElement;
   private readonly body: HTMLElement;
   private readonly figures: HTMLElement;
+  private readonly domains: HTMLElement;
   private readonly list: HTMLElement;
   private readonly more: HTMLElement;
   private shown: SourceAdvice[] = [];
@@ -142,8 +145,13 @@ export class AdvicePanel {
     const bar = el('div', { class: 'advice-bar' }, [this.toggle, this.step, json, csv]);
     this.figures = el('div', { class: 'advice-figures', attrs: { 'data-testid': 'advice-figures' } });
     this.list = el('ul', { class: 'advice-list', attrs: { role: 'listbox', 'aria-label': l10n.t('Sources to fix'), 'data-testid': 'advice-list' } });
+    this.domains = el('ul', { class: 'advice-domains', attrs: { 'aria-label': l10n.t('Readiness by Header From domain'), 'data-testid': 'advice-domains' } });
+    this.domains.addEventListener('click', (e) => {
+      const b = (e.target as HTMLElement).closest<HTMLElement>('.advice-domain');
+      if (b?.dataset.domain !== undefined) this.host.onDomain(b.dataset.domain);
+    });
     this.more = el('div', { class: 'advice-more muted' });
-    this.body = el('div', { class: 'advice-body', attrs: { id: 'advice-body' } }, [this.figures, this.list, this.more]);
+    this.body = el('div', { class: 'advice-body', attrs: { id: 'advice-body' } }, [this.figures, this.domains, this.list, this.more]);
     this.element.append(bar, this.body);
     this.list.addEventListener('click', (e) => {
       const target = e.target as HTMLElement;
@@ -170,6 +178,8 @@ export class AdvicePanel {
     this.step.replaceChildren(icon('loading', 'codicon-modifier-spin'), el('span', { text: l10n.t('Judged once every row is in…') }));
     this.step.dataset.kind = 'pending';
     this.figures.replaceChildren();
+    this.domains.replaceChildren();
+    this.domains.hidden = true;
     this.list.replaceChildren();
     this.list.hidden = true;
     this.more.textContent = '';
@@ -211,12 +221,42 @@ export class AdvicePanel {
           : figure(l10n.t('Published'), published.fromReports ? '–' : l10n.t('not in the API’s rows'), l10n.t('The API gives no published policy: the advice is from the rows alone'), 'advice-policy'),
       );
     }
+    this.updateDomains(h, published);
     const all = adviceSources(h);
     this.shown = all.slice(0, MAX_SOURCES);
     this.cursor = Math.min(this.cursor, Math.max(0, this.shown.length - 1));
     this.list.replaceChildren(...this.shown.map((s, k) => this.item(s, k)));
     this.list.hidden = this.shown.length === 0;
     this.more.textContent = all.length > MAX_SOURCES ? l10n.t('{0} more sources not listed; filter to see them', all.length - MAX_SOURCES) : all.length === 0 && r.emails > 0 ? l10n.t('Every source is Compliant.') : '';
+  }
+
+  /**
+   * With more than one Header From domain, each one's step and legitimate share (and its published
+   * policy, when a report states it), the domain with most legitimate mail first: the next step
+   * is often not the same for each.
+   */
+  private updateDomains(h: PeriodHealth, published: Published | undefined): void {
+    const list = h.domains.length > 1 ? [...h.domains].sort((a, b) => b.readiness.legitimate - a.readiness.legitimate || (a.domain < b.domain ? -1 : 1)) : [];
+    this.domains.hidden = list.length === 0;
+    this.domains.replaceChildren(
+      ...list.map(({ domain, readiness: r }) => {
+        const policy = published?.byDomain.get(domain);
+        const share = r.share === undefined ? '–' : formatPercent(r.share);
+        const button = el('button', {
+          class: 'advice-domain',
+          title: l10n.t('{0}: {1} Click to show its rows.', domain, r.step.text),
+          attrs: { type: 'button', 'data-domain': domain, 'data-testid': 'advice-domain', 'data-kind': r.step.kind },
+        }, [
+          icon(STEP_ICONS[r.step.kind] ?? 'info', `advice-step-icon step-${r.step.kind}`),
+          el('span', { class: 'advice-domain-name', text: domain || l10n.t('(no Header From)') }),
+          el('span', { class: 'advice-domain-share muted', text: l10n.t('{0} of legitimate mail passes', share) }),
+          ...(policy ? [el('span', { class: 'advice-domain-policy muted', text: policyText(policy) })] : []),
+          el('span', { class: 'advice-domain-step', text: r.step.text }),
+        ]);
+        button.setAttribute('aria-label', revealBidi(l10n.t('{0}: {1} of legitimate mail passes. {2}', domain, share, r.step.text)));
+        return el('li', {}, [button]);
+      }),
+    );
   }
 
   private item(s: SourceAdvice, k: number): HTMLElement {
