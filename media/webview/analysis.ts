@@ -12,7 +12,8 @@ import type { AdviceExportRow, GroupExportRow, ViewState } from '../../src/share
 import { computeAdvice } from './data/advice';
 import { AdvicePanel, adviceExportRows, publishedAdvice, thresholdsFrom, verdictLabel, type Published } from './ui/advice';
 import { GROUP_FIELDS, type GroupField, type TrendSplit } from '../../src/shared/columns';
-import { computeGroups, countGroups, sortGroups, type GroupStats, type GroupTable } from './data/groups';
+import { countGroups, type GroupTable, type Judge } from './data/groups';
+import { groupExportRows } from './data/groupExport';
 import { groupLines, NO_LINES, type GroupLine, type GroupLines, type SortedGroups } from './data/groupLines';
 import type { RecordsModel, View } from './data/query';
 import { bucketIndex, bucketRange, computeTrend, trendUnit, type Trend } from './data/trend';
@@ -171,6 +172,7 @@ export class Analysis {
       if (!sameMarks(marks, this.marks)) {
         this.marks = marks.size ? marks : NO_MARKS;
         this.marksVersion++;
+        this.model.classes.setMarks(this.marks);
         changed = true;
       }
     }
@@ -291,7 +293,7 @@ export class Analysis {
           const k = code === undefined ? -1 : table.indexOf(code);
           if (k < 0) continue;
           const at = top.order.indexOf(k);
-          const sub = this.ofEveryRow(view.order, `sub ${code}`, `${s.groupBy} ${s.thenBy}`, () => countGroups(view.order, this.model.store, then, { field, code: code! }));
+          const sub = this.ofEveryRow(view.order, `sub ${code}`, `${s.groupBy} ${s.thenBy} ${this.judgeKey()}`, () => countGroups(view.order, this.model.store, then, { field, code: code! }, this.judge()));
           multi ||= sub.multi;
           open.push({ at, sub: { table: sub, order: sub.sorted(this.sort.by, this.sort.descending) } });
         }
@@ -319,7 +321,7 @@ export class Analysis {
 
   /** The level-0 groups of the rows by a field. */
   private groups0(rows: Uint32Array, by: GroupField): GroupTable {
-    return this.ofEveryRow(rows, 'groups', by, () => countGroups(rows, this.model.store, this.model.fields.get(by)));
+    return this.ofEveryRow(rows, 'groups', `${by} ${this.judgeKey()}`, () => countGroups(rows, this.model.store, this.model.fields.get(by), undefined, this.judge()));
   }
 
   private renderGroups(): void {
@@ -366,30 +368,18 @@ export class Analysis {
     const s = this.state;
     const view = this.lastView;
     if (!s.groupBy || !view) return;
-    const field = this.model.fields.get(s.groupBy);
-    const top = computeGroups(view.order, this.model.store, field);
     const then = s.thenBy ? this.model.fields.get(s.thenBy) : undefined;
-    const rows: GroupExportRow[] = [];
-    const row = (g: GroupStats, total: number, group: string, subgroup?: string): GroupExportRow => ({
-      group,
-      ...(subgroup !== undefined ? { subgroup } : {}),
-      rows: g.rows,
-      emails: g.emails,
-      share: total > 0 ? g.emails / total : null,
-      dmarcPass: g.emails > 0 ? g.passEmails / g.emails : null,
-      alignedSpf: g.emails > 0 ? g.spfEmails / g.emails : null,
-      alignedDkim: g.emails > 0 ? g.dkimEmails / g.emails : null,
-      delivered: g.disposition[0]!,
-      quarantined: g.disposition[1]!,
-      rejected: g.disposition[2]!,
-      first: Number.isFinite(g.firstMs) ? new Date(g.firstMs).toISOString() : '',
-      last: Number.isFinite(g.lastMs) ? new Date(g.lastMs).toISOString() : '',
-    });
-    for (const g of sortGroups(top.groups, this.sort.by, this.sort.descending)) {
-      rows.push(row(g, top.emails, g.key));
-      if (then) for (const c of sortGroups(computeGroups(view.order, this.model.store, then, { field, code: g.code }).groups, this.sort.by, this.sort.descending)) rows.push(row(c, top.emails, g.key, c.key));
-    }
+    const rows = groupExportRows(view.order, this.model.store, this.model.fields.get(s.groupBy), then, this.sort, this.judge());
     void this.host.actions().exportGroups(format, `${groupLabel(s.groupBy)}${s.thenBy ? ` → ${groupLabel(s.thenBy)}` : ''}`, rows);
+  }
+
+  private judgeKey(): string {
+    return `${this.model.classes.key} ${this.thresholds.compliant}`;
+  }
+
+  /** What the groups are judged by: each row's class after the owner's marks, and the Compliant share. */
+  private judge(): Judge {
+    return { classes: this.model.classes.classes(), compliant: this.thresholds.compliant };
   }
 
   /** What the trend unit of the panel's range is (for the bench and tests). */

@@ -6,10 +6,11 @@
  */
 import * as l10n from '@vscode/l10n';
 import { NO_LINES, type GroupLine, type GroupLines } from './data/groupLines';
-import { el, icon, iconButton } from './dom';
+import { termOf } from '../../src/advice/vocabulary';
+import { badge, el, icon, iconButton } from './dom';
 import { formatCount, formatDay, formatPercent, plural, revealBidi, valueLabel } from './format';
 
-export type GroupSortKey = 'key' | 'rows' | 'emails' | 'share' | 'pass' | 'spf' | 'dkim' | 'first' | 'last';
+export type GroupSortKey = 'key' | 'rows' | 'emails' | 'share' | 'pass' | 'spf' | 'dkim' | 'verdict' | 'first' | 'last';
 
 export type { GroupLine } from './data/groupLines';
 
@@ -28,6 +29,7 @@ const COLS: { id: GroupSortKey | 'disposition'; label: string; title: string; nu
   { id: 'pass', label: l10n.t('DMARC'), title: l10n.t('DMARC pass, email-weighted'), numeric: true },
   { id: 'spf', label: l10n.t('SPF'), title: l10n.t('Aligned SPF pass, email-weighted'), numeric: true },
   { id: 'dkim', label: l10n.t('DKIM'), title: l10n.t('Aligned DKIM pass, email-weighted'), numeric: true },
+  { id: 'verdict', label: l10n.t('Verdict'), title: l10n.t('The group’s verdict: Compliant when nearly all of its emails pass DMARC (setting dmarc.advice.compliantShare), else the class holding most of its failing emails') },
   { id: 'disposition', label: l10n.t('Disposition'), title: l10n.t('Emails delivered, quarantined and rejected') },
   { id: 'first', label: l10n.t('First'), title: l10n.t('First report date (UTC)') },
   { id: 'last', label: l10n.t('Last'), title: l10n.t('Last report date (UTC)') },
@@ -185,6 +187,12 @@ export class GroupsTable {
       track.append(seg);
     });
     bar.append(track);
+    const verdict = el('div', { class: 'groups-cell group-verdict', attrs: { role: 'gridcell' } });
+    if (g.verdict) {
+      const term = termOf(g.verdict)!;
+      verdict.append(badge('rowClass', term.label));
+      verdict.title = `${term.label}: ${term.rule}\n${l10n.t('Compliant {0} · Forwarded {1} · Needs fixing {2} · Unauthenticated {3}', ...Array.from(g.mix, formatCount))}`;
+    }
     row.append(
       name,
       cell(formatCount(g.rows)),
@@ -193,6 +201,7 @@ export class GroupsTable {
       cell(rate(g.passEmails, g.emails)),
       cell(rate(g.spfEmails, g.emails)),
       cell(rate(g.dkimEmails, g.emails)),
+      verdict,
       bar,
       cell(formatDay(g.firstMs), 'date'),
       cell(formatDay(g.lastMs), 'date'),

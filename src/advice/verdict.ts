@@ -18,7 +18,7 @@ export const emptyMix = (): Mix => [0, 0, 0, 0];
 /** The failing classes in the order ties are broken. */
 const TIE_ORDER = [CLASS_INDEX['needs-fixing'], CLASS_INDEX.unauthenticated, CLASS_INDEX.forwarded];
 
-export function verdictOf(mix: readonly number[], compliantShare: number): Verdict {
+export function verdictOf(mix: ArrayLike<number>, compliantShare: number): Verdict {
   const total = mix[0]! + mix[1]! + mix[2]! + mix[3]!;
   if (!(total > 0)) return '';
   const bar = Math.min(1, Math.max(0, compliantShare));
@@ -30,4 +30,4 @@ export function verdictOf(mix: readonly number[], compliantShare: number): Verdi
 }
 
 /** Emails that do not pass DMARC in a mix. */
-export const failingEmails = (mix: readonly number[]): number => mix[1]! + mix[2]! + mix[3]!;
+export const failingEmails = (mix: ArrayLike<number>): number => mix[1]! + mix[2]! + mix[3]!;

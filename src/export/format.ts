@@ -162,7 +162,7 @@ export async function* csvChunks(records: readonly DmarcRecord[], opts: ChunkOpt
 
 /** The columns of an exported groups table, in order (rates as fractions). */
 export const GROUP_CSV_COLUMNS = [
-  'group', 'subgroup', 'rows', 'emails', 'share', 'dmarcPass', 'alignedSpf', 'alignedDkim', 'delivered', 'quarantined', 'rejected', 'first', 'last',
+  'group', 'subgroup', 'rows', 'emails', 'share', 'dmarcPass', 'alignedSpf', 'alignedDkim', 'verdict', 'delivered', 'quarantined', 'rejected', 'first', 'last',
 ] as const;
 
 export interface GroupRow {
@@ -174,6 +174,7 @@ export interface GroupRow {
   dmarcPass: number | null;
   alignedSpf: number | null;
   alignedDkim: number | null;
+  verdict?: string | undefined;
   delivered: number;
   quarantined: number;
   rejected: number;

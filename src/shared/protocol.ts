@@ -63,6 +63,8 @@ export const groupExportRowSchema = z.object({
   dmarcPass: z.number().min(0).max(1).nullable(),
   alignedSpf: z.number().min(0).max(1).nullable(),
   alignedDkim: z.number().min(0).max(1).nullable(),
+  /** The group's verdict (a label), when the rows were judged. */
+  verdict: z.string().max(100).optional(),
   delivered: z.number().nonnegative().finite(),
   quarantined: z.number().nonnegative().finite(),
   rejected: z.number().nonnegative().finite(),

@@ -122,4 +122,29 @@ describe('the Advice region in the browser: readiness, sources to fix, keyboard,
     assert.equal(await toggle.getAttribute('aria-expanded'), 'true');
     await frame.locator('[data-testid="advice-list"]').waitFor({ state: 'visible' });
   });
+
+  it('grouped by source, each group carries the verdict the Advice and the tree give it, sorted worst first', async () => {
+    const health = periodHealth(records, { thresholds: DEFAULT_THRESHOLDS, days: 30 });
+    await frame.locator('[data-testid="facets-clear"]').click();
+    await frame.waitForFunction((n) => document.querySelector('[data-testid="summary-rows"]')?.getAttribute('data-value') === String(n), records.length, { timeout: 15_000 });
+    await frame.getByLabel('Group by', { exact: true }).selectOption('source');
+    const grid = frame.getByRole('grid', { name: 'Groups' });
+    await grid.locator('.groups-line.level-0').first().waitFor();
+    const shown = async (): Promise<[string, string][]> =>
+      grid.locator('.groups-line.level-0').evaluateAll((els) => els.map((e) => [(e as HTMLElement).dataset.key ?? '', e.querySelector('.group-verdict')?.textContent ?? '']));
+    const want = new Map(health.sources.map((s) => [s.source, s.verdict ? termOf(s.verdict)!.label : '']));
+    const lines = await shown();
+    assert.ok(lines.length >= 3, 'several sources');
+    for (const [source, verdict] of lines) assert.equal(verdict, want.get(source), `the verdict of ${source}`);
+    assert.ok(lines.some(([, v]) => v === 'Needs fixing') && lines.some(([, v]) => v === 'Compliant'));
+    // The verdict's tooltip gives the mix; a click on its header puts what needs fixing first.
+    const mailchimp = health.sources.find((s) => s.source === 'Mailchimp')!;
+    assert.match(String(await grid.locator('.groups-line.level-0[data-key="Mailchimp"] .group-verdict').getAttribute('title')), new RegExp(`Needs fixing ${mailchimp.mix[2].toLocaleString('en-US')}`));
+    await grid.locator('[data-column="verdict"]').click();
+    await frame.waitForFunction(() => document.querySelector('[data-column="verdict"]')?.getAttribute('aria-sort') === 'descending');
+    const sorted = (await shown()).map(([, v]) => v);
+    const rank = (v: string): number => ['Needs fixing', 'Unauthenticated', 'Forwarded', 'Compliant', ''].indexOf(v);
+    assert.deepEqual(sorted, [...sorted].sort((a, b) => rank(a) - rank(b)));
+    await frame.getByLabel('Group by', { exact: true }).selectOption('');
+  });
 });

@@ -10,6 +10,7 @@ import { normaliseRow } from '../../src/api/schema';
 import type { DmarcRecord } from '../../src/api/types';
 import { toTuple } from '../../src/records/tuple';
 import { computeAdvice } from '../../media/webview/data/advice';
+import { computeGroups } from '../../media/webview/data/groups';
 import { policyText, publishedAdvice } from '../../media/webview/ui/advice';
 import { RecordsModel } from '../../media/webview/data/query';
 import { appendTuples } from '../../media/webview/data/tuples';
@@ -87,6 +88,36 @@ describe('webview: Advice from the columns equals Health from the records', () =
       assert.notDeepStrictEqual(tree.mix, plain.mix);
       assert.notDeepStrictEqual(tree.readiness, plain.readiness);
       assert.equal(tree.mix[0], plain.mix[0], `${org}: Compliant emails never move`);
+    }
+  });
+
+  it('the groups table judges each source as Health does (mix and verdict), with and without marks, also by Header From and IP', () => {
+    for (const org of ['acme', 'wayne']) {
+      const records = recordsOf(org, 30);
+      const model = modelOf(records);
+      const all = model.compute({ search: '', facets: {} }).order;
+      const plain = periodHealth(records, opts);
+      const marks = new Map<string, SourceMark>(plain.sources.map((s) => [s.source, s.verdict === 'unauthenticated' ? 'mine' : 'not-mine']));
+      for (const m of [new Map<string, SourceMark>(), marks]) {
+        model.classes.setMarks(m);
+        const tree = periodHealth(records, { ...opts, marks: m });
+        const judge = { classes: model.classes.classes(), compliant: opts.thresholds.compliant };
+        const bySource = computeGroups(all, model.store, model.fields.get('source'), undefined, judge).groups;
+        assert.deepStrictEqual(
+          bySource.map((g) => [g.key, [...g.mix], g.verdict]).sort(),
+          tree.sources.map((s) => [s.source, [...s.mix], s.verdict]).sort(),
+          `${org} ${m.size ? 'marked' : 'unmarked'}`,
+        );
+        // Per Header From: the sum of its sources' mixes; per IP: that of the tree's IP entries.
+        const byFrom = computeGroups(all, model.store, model.fields.get('visibleFrom'), undefined, judge).groups;
+        assert.deepStrictEqual(byFrom.reduce((a, g) => a.map((x, k) => x + g.mix[k]!), [0, 0, 0, 0]), [...tree.mix]);
+        const ips = new Map<string, string>();
+        for (const s of tree.sources) for (const [ip, v] of s.ips) ips.set(ip, `${[...v.mix]} ${v.verdict}`);
+        for (const g of computeGroups(all, model.store, model.fields.get('ipAddress'), undefined, judge).groups) {
+          if (records.filter((r) => r.ipAddress === g.key).some((r) => r.source !== records.find((x) => x.ipAddress === g.key)!.source)) continue; // an IP of two sources
+          assert.equal(`${[...g.mix]} ${g.verdict}`, ips.get(g.key), `${org}: IP ${g.key}`);
+        }
+      }
     }
   });
 

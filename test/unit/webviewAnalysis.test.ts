@@ -19,6 +19,15 @@ function prng(seed: number): () => number {
 
 const HOSTILE = ['<script>alert(1)</script>', '__proto__', 'constructor', 'toString', '\u202eevil.com', 'a\u0000b', '', 'x'.repeat(5000), '\ud800', 'z\udfff', 'Google', 'google', 'mail.example.com', 'b', 'a', 'ä', 'A'];
 
+/** A class index per row (0–3, some 255: outside the vocabulary), from a seed. */
+function classesOf(n: number, seed: number): Uint8Array {
+  const r = prng(seed);
+  return Uint8Array.from({ length: n }, () => {
+    const u = r();
+    return u < 0.05 ? 255 : Math.floor(u * 4);
+  });
+}
+
 interface Row { emails: number; date: number; pass: number; spf: number; dkim: number; disp: number; src: string; tags: string[] }
 
 /** Rows dated around [lo, hi]: some on the bounds and on bucket edges, some outside, some undated. */
@@ -284,7 +293,11 @@ function naiveGroups(data: Row[], idx: Uint32Array, field: FieldIndex, within?: 
   return { groups: [...byId.values()].sort((a, b) => a.code - b.code), rows, emails, multi };
 }
 
-const plainGroup = (g: GroupStats): NaiveGroup => ({ ...g, disposition: [...g.disposition] });
+// Without a judge every mix is empty and no group has a verdict (checked in their own test).
+const plainGroup = ({ mix, verdict, ...g }: GroupStats): NaiveGroup => {
+  assert.ok(mix.every((x) => x === 0) && verdict === '');
+  return { ...g, disposition: [...g.disposition] };
+};
 
 describe('webview analysis: groups', () => {
   const lo = Date.UTC(2025, 0, 1);
@@ -328,6 +341,42 @@ describe('webview analysis: groups', () => {
     assert.deepEqual(computeGroups(idx, facts, single, { field: single, code: single.dict.length }).groups, []);
   });
 
+  it('judges each group from its mix: emails per class summed by hand, Compliant at the share, else the most failing class (ties: needs fixing, unauthenticated, forwarded)', () => {
+    const classes = classesOf(data.length, 5);
+    const naiveVerdict = (mix: number[], bar: number): string => {
+      const total = mix[0]! + mix[1]! + mix[2]! + mix[3]!;
+      if (total === 0) return '';
+      if (mix[0]! >= bar * total) return 'compliant';
+      const [f, nf, u] = [mix[1]!, mix[2]!, mix[3]!];
+      return nf >= u && nf >= f ? 'needs-fixing' : u >= f ? 'unauthenticated' : 'forwarded';
+    };
+    for (const bar of [0, 0.5, 0.98, 1]) {
+      for (const field of [single, multi]) {
+        const r = computeGroups(idx, facts, field, undefined, { classes, compliant: bar });
+        const expected = naiveGroups(data, idx, field);
+        assert.equal(r.groups.length, expected.groups.length);
+        r.groups.forEach((g, k) => {
+          const mix = [0, 0, 0, 0];
+          const id = expected.groups[k]!;
+          for (const i of idx) {
+            const inGroup = field.kind === 'single' ? field.codes[i] === g.code : idsOf(data[i]!, true).some((x) => codeOfId(field, x) === g.code);
+            if (inGroup && classes[i]! < 4) mix[classes[i]!]! += data[i]!.emails;
+          }
+          assert.equal(g.code, id.code);
+          assert.deepEqual([...g.mix], mix, `mix of ${g.key}`);
+          assert.equal(g.verdict, naiveVerdict(mix, bar), `verdict of ${g.key} at ${bar}`);
+        });
+      }
+    }
+    // Ties between failing classes, by hand.
+    const tie = singleField(['s', 's', 's']);
+    const tfacts = factsOf([{ ...data[0]!, emails: 5 }, { ...data[0]!, emails: 5 }, { ...data[0]!, emails: 5 }]);
+    const three = new Uint32Array([0, 1, 2]);
+    assert.equal(computeGroups(three, tfacts, tie, undefined, { classes: Uint8Array.of(1, 2, 3), compliant: 0.98 }).groups[0]!.verdict, 'needs-fixing');
+    assert.equal(computeGroups(three, tfacts, tie, undefined, { classes: Uint8Array.of(1, 3, 255), compliant: 0.98 }).groups[0]!.verdict, 'unauthenticated');
+    assert.equal(computeGroups(three, tfacts, tie, undefined, { classes: Uint8Array.of(255, 255, 255), compliant: 0.98 }).groups[0]!.verdict, '');
+  });
+
   it('gives rates by emails, NaN without emails', () => {
     const g = computeGroups(idx, facts, single).groups[0]!;
     assert.deepEqual([passRate(g), spfRate(g), dkimRate(g)], [g.passEmails / g.emails, g.spfEmails / g.emails, g.dkimEmails / g.emails]);
@@ -336,7 +385,7 @@ describe('webview analysis: groups', () => {
   });
 
   it('sorts stably in both directions, NaN last', () => {
-    const mk = (code: number, key: string, emails: number, passEmails: number, firstMs: number): GroupStats => ({ code, key, rows: code + 1, emails, passEmails, spfEmails: 0, dkimEmails: emails, disposition: new Float64Array(4), firstMs, lastMs: firstMs });
+    const mk = (code: number, key: string, emails: number, passEmails: number, firstMs: number): GroupStats => ({ code, key, rows: code + 1, emails, passEmails, spfEmails: 0, dkimEmails: emails, disposition: new Float64Array(4), firstMs, lastMs: firstMs, mix: new Float64Array(4), verdict: '' });
     const gs = [mk(0, 'b', 10, 5, 3), mk(1, 'a', 0, 0, Number.NaN), mk(2, 'c', 20, 10, 1), mk(3, 'B', 4, 4, 3), mk(4, 'a', 10, 0, Number.NaN)];
     const codes = (by: GroupSort, d: boolean): number[] => sortGroups(gs, by, d).map((g) => g.code);
     const table: [GroupSort, boolean, number[]][] = [['pass', false, [4, 0, 2, 3, 1]], ['pass', true, [3, 0, 2, 4, 1]], ['emails', true, [2, 0, 4, 3, 1]],
@@ -350,8 +399,12 @@ describe('webview analysis: groups', () => {
     assert.deepEqual(gs.map((g) => g.code), [0, 1, 2, 3, 4]); // the input is left alone
 
     // On generated groups, against an insertion sort (stable by construction) with NaN never before a number.
-    const groups = computeGroups(idx, facts, multi).groups;
-    const value: Record<GroupSort, (g: GroupStats) => number> = { key: () => 0, rows: (g) => g.rows, emails: (g) => g.emails, share: (g) => g.emails, pass: passRate, spf: spfRate, dkim: dkimRate, first: (g) => g.firstMs, last: (g) => g.lastMs };
+    const groups = computeGroups(idx, facts, multi, undefined, { classes: classesOf(data.length, 9), compliant: 0.5 }).groups;
+    const rank: Record<string, number> = { 'needs-fixing': 4, unauthenticated: 3, forwarded: 2, compliant: 1 };
+    const value: Record<GroupSort, (g: GroupStats) => number> = {
+      key: () => 0, rows: (g) => g.rows, emails: (g) => g.emails, share: (g) => g.emails, pass: passRate, spf: spfRate, dkim: dkimRate,
+      verdict: (g) => rank[g.verdict] ?? Number.NaN, first: (g) => g.firstMs, last: (g) => g.lastMs,
+    };
     for (const by of Object.keys(value) as GroupSort[]) {
       for (const d of [false, true]) {
         const v = value[by];

@@ -3,6 +3,8 @@
  * with accumulators in typed arrays indexed by value code. A multi-valued field puts a row in the
  * group of each of its distinct values; rows without a value form the group '' (code = dict.length).
  */
+import { verdictOf } from '../../../src/advice/verdict';
+import type { Verdict } from '../../../src/advice/vocabulary';
 import type { Facts, FieldIndex } from './fieldTypes';
 import { denseRanks } from './ranks';
 import { drain, mergeSortSteps } from '../../../src/shared/sorts';
@@ -20,6 +22,16 @@ export interface GroupStats {
   /** NaN when no row of the group has a date. */
   firstMs: number;
   lastMs: number;
+  /** Emails per class (compliant, forwarded, needs fixing, unauthenticated), after the owner's marks. */
+  mix: Float64Array;
+  /** The group's verdict from its mix ('' without classes: none judged). */
+  verdict: Verdict;
+}
+
+/** What the groups are judged by: each row's class index (rowClasses.ts) and the Compliant share. */
+export interface Judge {
+  classes: Uint8Array;
+  compliant: number;
 }
 
 export interface GroupResult {
@@ -31,7 +43,10 @@ export interface GroupResult {
   multi: boolean;
 }
 
-export type GroupSort = 'key' | 'rows' | 'emails' | 'share' | 'pass' | 'spf' | 'dkim' | 'first' | 'last';
+export type GroupSort = 'key' | 'rows' | 'emails' | 'share' | 'pass' | 'spf' | 'dkim' | 'verdict' | 'first' | 'last';
+
+/** Sorting by verdict, descending: what asks for action first (the tie order of verdict.ts), Compliant, then none. */
+const VERDICT_RANK: Readonly<Record<Verdict, number>> = { 'needs-fixing': 4, unauthenticated: 3, forwarded: 2, compliant: 1, '': Number.NaN };
 
 /** Whether row i has value `code` in `field` (code = dict.length: the row has no value). */
 export function rowHas(field: FieldIndex, i: number, code: number): boolean {
@@ -52,10 +67,15 @@ const DKIM = 4;
 const DISP = 5; // 5…8: none, quarantine, reject, other
 const FIRST = 9;
 const LAST = 10;
-const STRIDE = 11;
+const MIX = 11; // 11…14: compliant, forwarded, needs fixing, unauthenticated
+const STRIDE = 15;
 
-function add(acc: Float64Array, c: number, i: number, e: number, f: Facts): void {
+function add(acc: Float64Array, c: number, i: number, e: number, f: Facts, cls: Uint8Array | undefined): void {
   const o = c * STRIDE;
+  if (cls) {
+    const k = cls[i]!;
+    if (k < 4) acc[o + MIX + k]! += e;
+  }
   acc[o + ROWS]!++;
   acc[o + EMAILS]! += e;
   if (f.dmarcPass[i]) acc[o + PASS]! += e;
@@ -87,7 +107,13 @@ export class GroupTable {
     readonly rows: number,
     readonly emails: number,
     readonly multi: boolean,
+    /** The Compliant share the verdicts are judged by; undefined: no classes were counted. */
+    private readonly compliant?: number,
   ) {}
+
+  private verdictAt(o: number): Verdict {
+    return this.compliant === undefined ? '' : verdictOf(this.acc.subarray(o + MIX, o + MIX + 4), this.compliant);
+  }
 
   /** Non-empty groups. */
   get count(): number {
@@ -135,6 +161,8 @@ export class GroupTable {
       disposition: acc.subarray(o + DISP, o + DISP + 4),
       firstMs: first === Number.POSITIVE_INFINITY ? Number.NaN : first,
       lastMs: last === Number.NEGATIVE_INFINITY ? Number.NaN : last,
+      mix: acc.subarray(o + MIX, o + MIX + 4),
+      verdict: this.verdictAt(o),
     };
   }
 
@@ -158,6 +186,7 @@ export class GroupTable {
           : by === 'pass' ? (emails > 0 ? acc[o + PASS]! / emails : Number.NaN)
           : by === 'spf' ? (emails > 0 ? acc[o + SPF]! / emails : Number.NaN)
           : by === 'dkim' ? (emails > 0 ? acc[o + DKIM]! / emails : Number.NaN)
+          : by === 'verdict' ? VERDICT_RANK[this.verdictAt(o)]
           : by === 'first' ? (acc[o + FIRST] === Number.POSITIVE_INFINITY ? Number.NaN : acc[o + FIRST]!)
           : acc[o + LAST] === Number.NEGATIVE_INFINITY ? Number.NaN : acc[o + LAST]!;
       }
@@ -169,7 +198,8 @@ export class GroupTable {
   }
 }
 
-export function countGroups(rows: Uint32Array, facts: Facts, field: FieldIndex, within?: { field: FieldIndex; code: number }): GroupTable {
+export function countGroups(rows: Uint32Array, facts: Facts, field: FieldIndex, within?: { field: FieldIndex; code: number }, judge?: Judge): GroupTable {
+  const cls = judge?.classes;
   const dict = field.dict;
   const n = dict.length + 1;
   const acc = new Float64Array(n * STRIDE);
@@ -190,29 +220,29 @@ export function countGroups(rows: Uint32Array, facts: Facts, field: FieldIndex, 
     totalRows++;
     totalEmails += e;
     if (!start || !stamp) {
-      add(acc, codes[i]!, i, e, facts);
+      add(acc, codes[i]!, i, e, facts, cls);
       continue;
     }
     const s = start[i]!;
     const end = start[i + 1]!;
-    if (s === end) add(acc, n - 1, i, e, facts);
+    if (s === end) add(acc, n - 1, i, e, facts, cls);
     for (let j = s; j < end; j++) {
       const c = codes[j]!;
       if (stamp[c] === k + 1) continue;
       stamp[c] = k + 1;
-      add(acc, c, i, e, facts);
+      add(acc, c, i, e, facts, cls);
     }
   }
   let used = 0;
   for (let c = 0, o = 0; c < n; c++, o += STRIDE) if (acc[o + ROWS]) used++;
   const nonEmpty = new Uint32Array(used);
   for (let c = 0, o = 0, k = 0; c < n; c++, o += STRIDE) if (acc[o + ROWS]) nonEmpty[k++] = c;
-  return new GroupTable(acc, dict, nonEmpty, totalRows, totalEmails, field.kind === 'multi');
+  return new GroupTable(acc, dict, nonEmpty, totalRows, totalEmails, field.kind === 'multi', judge?.compliant);
 }
 
 /** Every group as an object (exports, tests): countGroups is what a view uses. */
-export function computeGroups(rows: Uint32Array, facts: Facts, field: FieldIndex, within?: { field: FieldIndex; code: number }): GroupResult {
-  const t = countGroups(rows, facts, field, within);
+export function computeGroups(rows: Uint32Array, facts: Facts, field: FieldIndex, within?: { field: FieldIndex; code: number }, judge?: Judge): GroupResult {
+  const t = countGroups(rows, facts, field, within, judge);
   const groups: GroupStats[] = [];
   for (let k = 0; k < t.count; k++) groups.push(t.stats(k));
   return { groups, rows: t.rows, emails: t.emails, multi: t.multi };
@@ -237,6 +267,7 @@ const NUMERIC: Record<Exclude<GroupSort, 'key'>, (g: GroupStats) => number> = {
   pass: passRate,
   spf: spfRate,
   dkim: dkimRate,
+  verdict: (g) => VERDICT_RANK[g.verdict],
   first: (g) => g.firstMs,
   last: (g) => g.lastMs,
 };

@@ -3,6 +3,7 @@
  * and re-filtering cheap, and one pass that applies the search, the facets, the day range and
  * the group filters, counting facet values (rows and emails) on the way.
  */
+import { RowClasses } from './rowClasses';
 import type { RowChunk } from '../../../src/shared/rowCodec';
 import { FACETS, type ColumnId, type FacetId } from '../../../src/shared/columns';
 import { countRows, extendCounts, type FacetCounts } from './facetCounts';
@@ -60,6 +61,8 @@ function allows(field: FieldIndex, allowed: Uint8Array, i: number): boolean {
 export class RecordsModel {
   readonly store = new RowStore();
   readonly fields = new Fields(this.store);
+  /** Each row's class after the owner's marks, for the groups' verdicts. */
+  readonly classes = new RowClasses(this.store, this.fields);
   private readonly ranks = new ColumnRanks(this.store);
   private sorted: { key: string; version: number; order: Uint32Array } | undefined;
   private searchCache: { query: string; version: number; generation: number; length: number; mask: Uint8Array; rows: Uint32Array } | undefined;
