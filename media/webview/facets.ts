@@ -23,7 +23,11 @@ export interface FacetsHost {
 const TOP_SHOWN = 6;
 const TOP_MORE = 50;
 
+/** Facets shown only when some row has a value (the receiver's override: report files' rows only). */
+const SHOWN_WITH_VALUES: ReadonlySet<FacetId> = new Set<FacetId>(['override']);
+
 interface Group {
+  element: HTMLElement;
   list: HTMLElement;
   clear: HTMLButtonElement;
   filter?: HTMLInputElement;
@@ -70,7 +74,7 @@ export class FacetsPanel {
     clear.addEventListener('click', () => this.host.onClear(f));
     title.append(el('span', { text: FACET_LABELS[f], attrs: { id: `facet-title-${f}` } }), clear);
     const list = el('div', { class: 'facet-options' });
-    const g: Group = { list, clear, expanded: false, keys: '' };
+    const g: Group = { element: group, list, clear, expanded: false, keys: '' };
     group.append(title);
     if (TOP_FACETS.includes(f)) {
       g.filter = el('input', { class: 'facet-filter', attrs: { type: 'text', placeholder: l10n.t('Filter {0}', FACET_LABELS[f]), 'aria-label': l10n.t('Filter the {0} values', FACET_LABELS[f]), 'data-testid': `facet-filter-${f}`, spellcheck: 'false', autocomplete: 'off', maxlength: 200 } });
@@ -139,6 +143,7 @@ export class FacetsPanel {
     }
     const active = options.some((o) => o.selected);
     g.clear.hidden = !active;
+    if (SHOWN_WITH_VALUES.has(f)) g.element.hidden = !active && options.every((o) => o.key === '' || o.key === '(none)');
     return active;
   }
 

@@ -30,12 +30,14 @@ export const COLUMN_LABELS: Record<ColumnId, string> = {
   rdns: l10n.t('Reverse DNS'),
   spf: l10n.t('SPF'),
   dkim: l10n.t('DKIM Results'),
+  override: l10n.t('Override'),
 };
 
 export const FACET_LABELS: Record<FacetId, string> = {
   rowClass: l10n.t('Class'),
   spfReason: l10n.t('Why SPF fails or passes'),
   dkimReason: l10n.t('Why DKIM fails or passes'),
+  override: l10n.t('Receiver’s override'),
   dmarcResult: l10n.t('DMARC result'),
   category: l10n.t('Category'),
   dmarc: l10n.t('Disposition'),
@@ -73,6 +75,7 @@ export const GROUP_LABELS: Record<BuiltinGroupField, string> = {
   rowClass: l10n.t('Class'),
   spfReason: l10n.t('Why SPF fails or passes'),
   dkimReason: l10n.t('Why DKIM fails or passes'),
+  override: l10n.t('Receiver’s override'),
 };
 
 /** A group-by field's label: a built-in one, or an extra field the rows carry. */
@@ -105,6 +108,7 @@ export const COLUMN_WIDTHS: Record<ColumnId, number> = {
   rdns: 210,
   spf: 96,
   dkim: 140,
+  override: 130,
 };
 
 /** Columns whose values are shown as coloured result badges. */

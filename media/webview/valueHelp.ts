@@ -38,6 +38,18 @@ const DMARC_RESULTS = table({
   fail: l10n.t('neither aligned SPF nor aligned DKIM passed'),
 });
 
+/** The receiver's override reasons (RFC 7489 §A.2 PolicyOverrideType; RFC 9990 keeps them). */
+const OVERRIDES = table({
+  forwarded: l10n.t('the receiver saw the mail was forwarded and did not apply the policy (the row counts as Forwarded)'),
+  mailing_list: l10n.t('the receiver judged it a mailing list’s mail and did not apply the policy (the row counts as Forwarded)'),
+  trusted_forwarder: l10n.t('relayed by a forwarder the receiver trusts, so the policy was not applied (the row counts as Forwarded)'),
+  local_policy: l10n.t('the receiver’s own policy decided instead of yours'),
+  sampled_out: l10n.t('left out by the policy’s pct= sampling (DMARC of RFC 7489): the policy was not applied to these'),
+  policy_test_mode: l10n.t('your policy is in test mode (t=y, RFC 9989): the receiver applied the next lower policy'),
+  other: l10n.t('another reason, which the report may explain in its comment'),
+  '': l10n.t('no override: the receiver applied the policy as published (API rows carry no override)'),
+});
+
 /** A sentence on what `value` means in `facet`, or undefined when its name says it all. */
 export function valueHelp(facet: FacetId, value: string): string | undefined {
   switch (facet) {
@@ -60,6 +72,8 @@ export function valueHelp(facet: FacetId, value: string): string | undefined {
       const rule = adviceRule(value);
       return rule && l10n.t('{0}: {1}', value, rule);
     }
+    case 'override':
+      return OVERRIDES.get(value) && l10n.t('Override {0}: {1}', value || EMPTY_LABEL, OVERRIDES.get(value)!);
     default:
       return undefined;
   }

@@ -9,6 +9,7 @@ import type { RowTuple } from '../shared/columns';
 import { encodeChunk, SCALARS, type RowFields } from '../shared/rowCodec';
 import { contextOf } from '../advice/context';
 import { adviceOf } from '../advice/reasons';
+import { overridesOf } from '../advice/overrides';
 import { dkimAlignment } from './alignment';
 
 /** The documented record fields; anything else the server sent is an extra field. */
@@ -61,8 +62,13 @@ export function toTuple(r: DmarcRecord): RowTuple {
     r.dkims.map((d) => [d.domain, d.selector, d.result]),
     dkimAlignment(r.visibleFrom, r.dkims),
     [...recordExtras(r)],
-    a.spf, a.dkim, a.cls,
+    a.spf, a.dkim, a.cls, overrideText(r),
   ];
+}
+
+/** A report file's row's override reasons as one cell ('' for API rows: they carry none). */
+function overrideText(r: DmarcRecord): string {
+  return r.raw ? overridesOf(r).join(', ') : '';
 }
 
 type Fields = { scalars: string[]; emails: number; rdns: readonly string[]; dkims: readonly DkimEntry[]; extras: readonly string[] };
@@ -88,6 +94,7 @@ function fill(r: DmarcRecord, out: Fields): RowFields {
   s[14] = a.spf;
   s[15] = a.dkim;
   s[16] = a.cls;
+  s[17] = overrideText(r);
   out.emails = r.emails;
   out.rdns = r.rdns;
   out.dkims = r.dkims;

@@ -13,7 +13,7 @@
 export const COLUMNS = [
   'source', 'ipAddress', 'emails', 'dmarcResult', 'alignedSpf', 'alignedDkim', 'dmarc', 'date',
   'rowClass', 'spfReason', 'dkimReason', 'category', 'visibleFrom', 'dkimDomains', 'dkimAligned', 'returnPath', 'reporter', 'to',
-  'ipCountryCode', 'rdns', 'spf', 'dkim',
+  'ipCountryCode', 'rdns', 'spf', 'dkim', 'override',
 ] as const;
 export type ColumnId = (typeof COLUMNS)[number];
 
@@ -24,7 +24,7 @@ export const NUMERIC_COLUMNS: readonly ColumnId[] = ['emails'];
 export const T = {
   source: 0, reporter: 1, visibleFrom: 2, returnPath: 3, to: 4, ipAddress: 5, ipCountryCode: 6,
   rdns: 7, emails: 8, category: 9, date: 10, dmarc: 11, alignedSpf: 12, alignedDkim: 13, spf: 14,
-  dkims: 15, dkimAligned: 16, extras: 17, spfReason: 18, dkimReason: 19, rowClass: 20,
+  dkims: 15, dkimAligned: 16, extras: 17, spfReason: 18, dkimReason: 19, rowClass: 20, override: 21,
 } as const;
 
 /**
@@ -34,12 +34,14 @@ export const T = {
  * organizational domain) with Header From, 'no' when none does, '' without signatures;
  * `extras` the fields the API sent beyond the documented ones (such as `reportId`), as
  * `[name, text, name, text, …]`; `spfReason`, `dkimReason` and `rowClass` the advice rules'
- * codes for the row (src/advice/vocabulary.ts), which the webview shows by their labels.
+ * codes for the row (src/advice/vocabulary.ts), which the webview shows by their labels;
+ * `override` the receiver's override reasons of a report file's row (`forwarded`, `local_policy`,
+ * …, comma-separated as the report lists them; '' for API rows, which carry none).
  */
 export type RowTuple = [
   string, string, string, string, string, string, string, string[],
   number, string, string, string, string, string, string, [string, string, string][], string, string[],
-  string, string, string,
+  string, string, string, string,
 ];
 
 /**
@@ -47,7 +49,7 @@ export type RowTuple = [
  * values) list their top values with a filter box.
  */
 export const FACETS = [
-  'rowClass', 'dmarcResult', 'category', 'dmarc', 'spfReason', 'dkimReason', 'alignedSpf', 'alignedDkim', 'spf', 'dkim',
+  'rowClass', 'dmarcResult', 'category', 'dmarc', 'spfReason', 'dkimReason', 'override', 'alignedSpf', 'alignedDkim', 'spf', 'dkim',
   'source', 'visibleFrom', 'reporter', 'ipCountryCode', 'dkimDomain',
 ] as const;
 export type FacetId = (typeof FACETS)[number];
@@ -57,7 +59,7 @@ export const TOP_FACETS: readonly FacetId[] = ['source', 'visibleFrom', 'reporte
 export const GROUP_FIELDS = [
   'source', 'ipAddress', 'ipNetwork', 'reporter', 'visibleFrom', 'returnPath', 'to', 'ipCountryCode',
   'rdns', 'dkimDomain', 'dkimSelector', 'dkimPair', 'dkimAligned', 'spf', 'alignedSpf', 'alignedDkim',
-  'dmarcResult', 'category', 'dmarc', 'rowClass', 'spfReason', 'dkimReason',
+  'dmarcResult', 'category', 'dmarc', 'rowClass', 'spfReason', 'dkimReason', 'override',
 ] as const;
 export type BuiltinGroupField = (typeof GROUP_FIELDS)[number];
 /** A group-by field: a built-in one, or `extra:<name>`. */

@@ -21,7 +21,7 @@
 
 export const SCALARS = [
   'source', 'reporter', 'visibleFrom', 'returnPath', 'to', 'ipAddress', 'ipCountryCode', 'category', 'date',
-  'dmarc', 'alignedSpf', 'alignedDkim', 'spf', 'dkimAligned', 'spfReason', 'dkimReason', 'rowClass',
+  'dmarc', 'alignedSpf', 'alignedDkim', 'spf', 'dkimAligned', 'spfReason', 'dkimReason', 'rowClass', 'override',
 ] as const;
 export type ScalarField = (typeof SCALARS)[number];
 export const S = Object.fromEntries(SCALARS.map((f, i) => [f, i])) as Record<ScalarField, number>;

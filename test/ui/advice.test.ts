@@ -77,6 +77,8 @@ describe('the Advice region in the browser: readiness, sources to fix, keyboard,
     assert.equal(await first.locator('.advice-fix').innerText(), expected[0]!.fix.replace(/`/g, ''));
     assert.ok((await first.locator('.advice-fix code').count()) >= 2, 'domains shown as code');
     assert.match(await first.innerText(), new RegExp(termOf(expected[0]!.verdict)!.label));
+    // API rows carry no override reason: that facet is not offered.
+    assert.equal(await frame.locator('[data-facet-group="override"]').isVisible(), false);
     // The API states no published policy, and the Advice says so.
     assert.match(await frame.locator('[data-testid="advice-policy"]').innerText(), /Published\s*not in the API’s rows/);
   });

@@ -105,6 +105,15 @@ describe('report files in the browser: a folder opened from the palette, its dom
     const frame = await findWebviewFrame(page, '[data-testid="records-panel"]', 60_000);
     await waitForPanelReady(frame);
     assert.equal(Number(await frame.locator('[data-testid="summary-rows"]').getAttribute('data-value')), rows);
+    // The receiver's override reasons are a facet (and a column, a Group by field): ticking one shows its rows.
+    const overrides = frame.locator('[data-facet-group="override"]');
+    await overrides.waitFor({ state: 'visible' });
+    const forwarded = overrides.locator('.facet-option[data-value="forwarded"]');
+    assert.match(String(await forwarded.getAttribute('title')), /forwarded and did not apply the policy/);
+    await forwarded.click();
+    await frame.waitForFunction((n) => Number(document.querySelector('[data-testid="summary-rows"]')?.getAttribute('data-value')) < n, rows);
+    await frame.locator('[data-testid="facets-clear"]').click();
+    await frame.waitForFunction((n) => Number(document.querySelector('[data-testid="summary-rows"]')?.getAttribute('data-value')) === n, rows);
     await frame.locator('.row').first().click();
     await page.keyboard.press('Control+a');
     assert.match(await frame.locator('[data-testid="selected-count"]').innerText(), new RegExp(`\\b${rows}\\b`));

@@ -45,7 +45,7 @@ describe('the row tuple sent to the records panel', () => {
       dkims: [['mcsv.net', 'k2', 'pass'], ['Mail.Example.co.uk.', 'k3', 'fail']],
       dkimAligned: 'yes',
       extras: ['from', 'news.example.co.uk', 'reportId', '1234567890'],
-      spfReason: 'spf-unaligned-pass', dkimReason: 'dkim-aligned-pass', rowClass: 'compliant',
+      spfReason: 'spf-unaligned-pass', dkimReason: 'dkim-aligned-pass', rowClass: 'compliant', override: '',
     };
     assert.equal(t.length, Object.keys(T).length);
     for (const [field, pos] of Object.entries(T)) assert.deepEqual(t[pos], expected[field as keyof typeof T], field);
@@ -72,6 +72,27 @@ describe('the row tuple sent to the records panel', () => {
     const named = extraFields({ ['k'.repeat(300)]: 'v' });
     assert.deepEqual(named, ['k'.repeat(200), 'v'], 'a field name is cut at 200 characters');
     for (const known of ['source', 'emails', 'dkims', 'rdns', 'date']) assert.ok(!pairs.has(known), known);
+  });
+});
+
+describe('the receiver\u2019s override reasons of a report file\u2019s row in the tuple', () => {
+  const reportRow = (reason: unknown): DmarcRecord => ({
+    ...record({ ...WIRE, alignedSpf: 'fail', alignedDkim: 'fail', spf: 'fail', dkims: [] }),
+    raw: { row: { source_ip: '198.2.180.4', policy_evaluated: { disposition: 'none', reason } } },
+  });
+
+  it('lists them as the report does, each once, lower case; the class follows a forwarding one', () => {
+    const t = toTuple(reportRow([{ type: 'Forwarded', comment: 'x' }, { type: 'local_policy' }, { type: 'forwarded' }]));
+    assert.equal(t[T.override], 'forwarded, local_policy');
+    assert.equal(t[T.rowClass], 'forwarded');
+    const one = toTuple(reportRow({ type: 'sampled_out' }));
+    assert.equal(one[T.override], 'sampled_out');
+    assert.equal(one[T.rowClass], 'unauthenticated');
+  });
+
+  it('none for a report row without a reason, and for API rows (they carry none)', () => {
+    assert.equal(toTuple(reportRow(undefined))[T.override], '');
+    assert.equal(toTuple(record(WIRE))[T.override], '');
   });
 });
 

@@ -48,6 +48,7 @@ function model(raw: unknown): Model {
       rdns: list(t[T.rdns]).join(', '), spf: s('spf'),
       dkim: signatures.length ? `${signatures.length} (${signatures.map((x) => label(x[2]!)).join(', ')})` : '0',
       rowClass: adviceLabel(s('rowClass')), spfReason: adviceLabel(s('spfReason')), dkimReason: adviceLabel(s('dkimReason')),
+      override: s('override'),
     },
     rdns: list(t[T.rdns]),
     dkims: signatures.map(([domain, selector, result]) => ({ domain: domain!, selector: selector!, result: result! })),

@@ -22,7 +22,7 @@ const COLUMN_FIELDS: Partial<Record<string, ColumnId>> = {
   source: 'source', ipAddress: 'ipAddress', reporter: 'reporter', visibleFrom: 'visibleFrom', returnPath: 'returnPath',
   to: 'to', ipCountryCode: 'ipCountryCode', spf: 'spf', alignedSpf: 'alignedSpf', alignedDkim: 'alignedDkim',
   dmarcResult: 'dmarcResult', category: 'category', dmarc: 'dmarc', dkimAligned: 'dkimAligned',
-  rowClass: 'rowClass', spfReason: 'spfReason', dkimReason: 'dkimReason',
+  rowClass: 'rowClass', spfReason: 'spfReason', dkimReason: 'dkimReason', override: 'override',
 };
 
 type MultiOf = (store: RowStore, i: number) => readonly string[];

@@ -23,6 +23,7 @@ function tupleFields(raw: unknown): RowFields {
       str(t[T.source]), str(t[T.reporter]), str(t[T.visibleFrom]), str(t[T.returnPath]), str(t[T.to]), str(t[T.ipAddress]),
       str(t[T.ipCountryCode]), str(t[T.category]), str(t[T.date]), str(t[T.dmarc]), str(t[T.alignedSpf]), str(t[T.alignedDkim]),
       str(t[T.spf]), str(t[T.dkimAligned]), str(t[T.spfReason]), str(t[T.dkimReason]), str(t[T.rowClass]),
+      str(t[T.override]),
     ],
     emails: n,
     rdns: strList(t[T.rdns]),
