@@ -161,6 +161,7 @@ export class Analysis {
       const was = this.thresholds;
       changed = t.compliant !== was.compliant || t.quarantine !== was.quarantine || t.reject !== was.reject;
       this.thresholds = t;
+      this.model.classes.setCompliant(t.compliant);
     }
     if (m.published !== undefined) {
       this.published = publishedAdvice(m.published);

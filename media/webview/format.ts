@@ -73,6 +73,7 @@ export const GROUP_LABELS: Record<BuiltinGroupField, string> = {
   category: l10n.t('Category'),
   dmarc: l10n.t('Disposition'),
   rowClass: l10n.t('Class'),
+  verdict: l10n.t('Verdict of its source'),
   spfReason: l10n.t('Why SPF fails or passes'),
   dkimReason: l10n.t('Why DKIM fails or passes'),
   override: l10n.t('Receiver’s override'),

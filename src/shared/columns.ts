@@ -59,7 +59,7 @@ export const TOP_FACETS: readonly FacetId[] = ['source', 'visibleFrom', 'reporte
 export const GROUP_FIELDS = [
   'source', 'ipAddress', 'ipNetwork', 'reporter', 'visibleFrom', 'returnPath', 'to', 'ipCountryCode',
   'rdns', 'dkimDomain', 'dkimSelector', 'dkimPair', 'dkimAligned', 'spf', 'alignedSpf', 'alignedDkim',
-  'dmarcResult', 'category', 'dmarc', 'rowClass', 'spfReason', 'dkimReason', 'override',
+  'dmarcResult', 'category', 'dmarc', 'rowClass', 'verdict', 'spfReason', 'dkimReason', 'override',
 ] as const;
 export type BuiltinGroupField = (typeof GROUP_FIELDS)[number];
 /** A group-by field: a built-in one, or `extra:<name>`. */

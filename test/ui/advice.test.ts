@@ -147,6 +147,13 @@ describe('the Advice region in the browser: readiness, sources to fix, keyboard,
     const sorted = (await shown()).map(([, v]) => v);
     const rank = (v: string): number => ['Needs fixing', 'Unauthenticated', 'Forwarded', 'Compliant', ''].indexOf(v);
     assert.deepEqual(sorted, [...sorted].sort((a, b) => rank(a) - rank(b)));
+    // Grouped by the verdict of each row's source: one group per verdict, with its sources' emails.
+    await frame.getByLabel('Group by', { exact: true }).selectOption('verdict');
+    await frame.waitForFunction(() => document.querySelector('[data-testid="groups-note"]')?.textContent?.includes('Verdict of its source'));
+    const byVerdict = await grid.locator('.groups-line.level-0').evaluateAll((els) => els.map((e) => [(e as HTMLElement).dataset.key ?? '', e.querySelectorAll('.groups-cell')[2]?.textContent ?? '']));
+    const emailsOf = (label: string): string => health.sources.filter((x) => want.get(x.source) === label).reduce((n, x) => n + x.emails, 0).toLocaleString('en-US');
+    assert.ok(byVerdict.length >= 2);
+    for (const [label, emails] of byVerdict) assert.equal(emails, emailsOf(label), label);
     await frame.getByLabel('Group by', { exact: true }).selectOption('');
   });
 });

@@ -5,7 +5,7 @@ import { strict as assert } from 'node:assert';
 import { periodHealth } from '../../src/advice/health';
 import type { PeriodHealth } from '../../src/advice/tally';
 import type { SourceMark } from '../../src/advice/marks';
-import { DEFAULT_THRESHOLDS } from '../../src/advice/vocabulary';
+import { DEFAULT_THRESHOLDS, termOf } from '../../src/advice/vocabulary';
 import { normaliseRow } from '../../src/api/schema';
 import type { DmarcRecord } from '../../src/api/types';
 import { toTuple } from '../../src/records/tuple';
@@ -119,6 +119,31 @@ describe('webview: Advice from the columns equals Health from the records', () =
         }
       }
     }
+  });
+
+  it('the verdict field gives each row its source\u2019s verdict over every row, and follows marks and the Compliant share', () => {
+    const records = recordsOf('acme', 30);
+    const model = modelOf(records);
+    const all = model.compute({ search: '', facets: {} }).order;
+    const check = (marks: Map<string, SourceMark>, compliant: number): void => {
+      model.classes.setMarks(marks);
+      model.classes.setCompliant(compliant);
+      const tree = periodHealth(records, { ...opts, thresholds: { ...opts.thresholds, compliant }, marks });
+      const verdictOf = new Map(tree.sources.map((x) => [x.source, x.verdict ? termOf(x.verdict)!.label : '']));
+      const field = model.fields.get('verdict');
+      assert.equal(field.kind, 'single');
+      records.forEach((r, i) => assert.equal(model.fields.valueOf('verdict', i), verdictOf.get(r.source), `row ${i} (${r.source})`));
+      // Grouped by it: each verdict's emails are those of its sources.
+      const groups = computeGroups(all, model.store, field).groups;
+      for (const g of groups) assert.equal(g.emails, tree.sources.filter((x) => verdictOf.get(x.source) === g.key).reduce((n, x) => n + x.emails, 0), g.key);
+      assert.ok(groups.length >= 2);
+    };
+    check(new Map(), 0.98);
+    const plain = periodHealth(records, opts);
+    check(new Map(plain.sources.map((x) => [x.source, 'not-mine' as SourceMark])), 0.98);
+    check(new Map(), 0.5);
+    assert.equal(model.fields.find('verdict', 'Compliant'), 3);
+    assert.equal(model.fields.find('verdict', 'nope'), undefined);
   });
 
   it('no rows: no sources, and nothing to judge', () => {

@@ -97,21 +97,43 @@ class Builder {
 /** Indexed in idle time: with ~one distinct address a row, the costliest fields to group by. */
 const ADDRESS_FIELDS = ['ipAddress', 'ipNetwork'] as const;
 
+/** A field made whole from every row each time its key changes (not extended row by row): the verdict of a row's source. */
+export interface ComputedField {
+  key(): string;
+  build(): FieldIndex;
+}
+
 export class Fields {
   private readonly builders = new Map<FieldId, Builder>();
+  private readonly computed = new Map<FieldId, { field: ComputedField; memo?: { key: string; index: FieldIndex } }>();
   private readonly networks = new Map<string, string>();
   /** The address field being indexed in idle time (prepareAddresses). */
   private addressJob: { generation: number; steps: Generator<void, void, void> } | undefined;
 
   constructor(private readonly store: RowStore) {}
 
+  /** Makes `id` a computed field. */
+  define(id: FieldId, field: ComputedField): void {
+    this.computed.set(id, { field });
+  }
+
   /** The field's index over every row stored now. */
   get(id: FieldId): FieldIndex {
+    const c = this.computed.get(id);
+    if (c) {
+      const key = c.field.key();
+      if (c.memo?.key !== key) c.memo = { key, index: c.field.build() };
+      return c.memo.index;
+    }
     return this.builder(id).view();
   }
 
   /** The code of a value in a field, if any row has it. */
   find(id: FieldId, value: string): number | undefined {
+    if (this.computed.has(id)) {
+      const k = this.get(id).dict.indexOf(value);
+      return k < 0 ? undefined : k;
+    }
     return this.builder(id).find(value);
   }
 
@@ -127,6 +149,10 @@ export class Fields {
     const col = COLUMN_FIELDS[id];
     if (col) return this.store.cell(row, col);
     if (id === 'ipNetwork') return this.network(this.store.cell(row, 'ipAddress'));
+    if (this.computed.has(id)) {
+      const f = this.get(id);
+      return f.kind === 'single' ? f.dict[f.codes[row]!] ?? '' : '';
+    }
     if (id.startsWith('extra:')) return this.store.extra(row, id.slice(6));
     return '';
   }
@@ -142,6 +168,7 @@ export class Fields {
 
   /** Whether the field's index covers every row stored now. */
   isBuilt(id: FieldId): boolean {
+    if (this.computed.has(id)) return this.computed.get(id)!.memo?.key === this.computed.get(id)!.field.key();
     const b = this.builders.get(id);
     return b !== undefined && b.generation === this.store.generation && b.built >= this.store.length;
   }

@@ -63,6 +63,10 @@ export class RecordsModel {
   readonly fields = new Fields(this.store);
   /** Each row's class after the owner's marks, for the groups' verdicts. */
   readonly classes = new RowClasses(this.store, this.fields);
+
+  constructor() {
+    this.fields.define('verdict', { key: () => this.classes.verdictKey, build: () => this.classes.sourceVerdicts() });
+  }
   private readonly ranks = new ColumnRanks(this.store);
   private sorted: { key: string; version: number; order: Uint32Array } | undefined;
   private searchCache: { query: string; version: number; generation: number; length: number; mask: Uint8Array; rows: Uint32Array } | undefined;

@@ -6,10 +6,11 @@
  * The groups table's mixes and verdicts (groups.ts) are made from it.
  */
 import { markedClass, NO_MARKS, type Marks } from '../../../src/advice/marks';
-import { ROW_CLASSES } from '../../../src/advice/vocabulary';
+import { verdictOf } from '../../../src/advice/verdict';
+import { DEFAULT_THRESHOLDS, ROW_CLASSES, termOf } from '../../../src/advice/vocabulary';
 import { adviceCode } from './adviceLabels';
 import type { Fields } from './fields';
-import type { FieldIndex } from './fieldTypes';
+import type { FieldIndex, SingleField } from './fieldTypes';
 import type { RowStore } from './store';
 
 /** Not a class: a class value outside the vocabulary (counted in no mix). */
@@ -26,15 +27,24 @@ export function classIndexes(field: FieldIndex): Uint8Array {
   return out;
 }
 
+/** The verdicts in the order the `verdict` field codes them (what asks for action first), then none. */
+const VERDICT_ORDER = ['needs-fixing', 'unauthenticated', 'forwarded', 'compliant'] as const;
+
 export class RowClasses {
   private marks: Marks = NO_MARKS;
   private marksVersion = 0;
+  /** The share of a source's emails that must pass for it to be Compliant. */
+  private compliant = DEFAULT_THRESHOLDS.compliant;
   private memo: { generation: number; length: number; marks: number; classes: Uint8Array } | undefined;
 
   constructor(
     private readonly store: RowStore,
     private readonly fields: Fields,
   ) {}
+
+  setCompliant(share: number): void {
+    this.compliant = share;
+  }
 
   setMarks(marks: Marks): void {
     if (marks === this.marks) return;
@@ -79,5 +89,38 @@ export class RowClasses {
   /** A key that changes when classes() would (for caches of what is made from it). */
   get key(): string {
     return `${this.store.generation} ${this.store.length} ${this.marksVersion}`;
+  }
+
+  /** A key that changes when sourceVerdicts() would. */
+  get verdictKey(): string {
+    return `${this.key} ${this.compliant}`;
+  }
+
+  /**
+   * Per row, the verdict of its source over every row stored (after the marks, at the Compliant
+   * share): a field whose values are the verdicts' labels ('' for a source without a judged email).
+   * Made whole each time (a row's value moves with the rows that come after it).
+   */
+  sourceVerdicts(): SingleField {
+    const classes = this.classes();
+    const src = this.fields.get('source');
+    if (src.kind !== 'single') throw new Error('source is single-valued');
+    const nSrc = src.dict.length + 1;
+    const mix = new Float64Array(nSrc * 4);
+    const emails = this.store.emails;
+    const n = this.store.length;
+    for (let i = 0; i < n; i++) {
+      const c = classes[i]!;
+      if (c < 4) mix[src.codes[i]! * 4 + c]! += emails[i]!;
+    }
+    const none = VERDICT_ORDER.length;
+    const codeOf = new Uint32Array(nSrc);
+    for (let s = 0; s < nSrc; s++) {
+      const v = verdictOf(mix.subarray(s * 4, s * 4 + 4), this.compliant);
+      codeOf[s] = v ? VERDICT_ORDER.indexOf(v) : none;
+    }
+    const codes = new Uint32Array(n);
+    for (let i = 0; i < n; i++) codes[i] = codeOf[src.codes[i]!]!;
+    return { kind: 'single', dict: [...VERDICT_ORDER.map((v) => termOf(v)!.label), ''], codes };
   }
 }
