@@ -48,7 +48,10 @@ export class FacetsPanel {
     this.element = el('nav', { class: 'facets', attrs: { 'aria-label': l10n.t('Filters'), 'data-testid': 'facets' } });
     const header = el('div', { class: 'pane-header' });
     this.clearAll = el('button', { class: 'link-button', text: l10n.t('Clear all'), attrs: { type: 'button', 'data-testid': 'facets-clear' } });
-    this.clearAll.addEventListener('click', () => this.host.onClear(undefined));
+    this.clearAll.addEventListener('click', () => {
+      this.clearFilterText();
+      this.host.onClear(undefined);
+    });
     header.append(el('span', { class: 'pane-title', text: l10n.t('Filters') }), el('span', { class: 'spacer' }), this.clearAll);
     const switcher = el('div', { class: 'segmented', attrs: { role: 'radiogroup', 'aria-label': l10n.t('Facet counts show'), 'data-testid': 'facet-weight' } });
     const mk = (w: CountWeight, label: string): HTMLButtonElement => {
@@ -90,6 +93,16 @@ export class FacetsPanel {
     }
     this.groups.set(f, g);
     return group;
+  }
+
+  /** Empties the filter boxes of the top facets (Clear all, Clear Search and Filters): a box left with text would keep hiding values. */
+  clearFilterText(): void {
+    for (const [f, g] of this.groups) {
+      if (!g.filter || (g.filter.value === '' && !g.expanded)) continue;
+      g.filter.value = '';
+      g.expanded = false;
+      this.renderGroup(f, true);
+    }
   }
 
   setWeight(weight: CountWeight): void {

@@ -22,7 +22,7 @@ export const COLUMN_LABELS: Record<ColumnId, string> = {
   category: l10n.t('Category'),
   visibleFrom: l10n.t('Header From'),
   dkimDomains: l10n.t('DKIM Signatures'),
-  dkimAligned: l10n.t('DKIM d= Aligned'),
+  dkimAligned: l10n.t('Aligned Signature'),
   returnPath: l10n.t('Return-Path'),
   reporter: l10n.t('Reporter'),
   to: l10n.t('To'),
@@ -65,7 +65,7 @@ export const GROUP_LABELS: Record<BuiltinGroupField, string> = {
   dkimDomain: l10n.t('DKIM domain (d=)'),
   dkimSelector: l10n.t('DKIM selector (s=)'),
   dkimPair: l10n.t('DKIM domain + selector'),
-  dkimAligned: l10n.t('DKIM d= aligned'),
+  dkimAligned: l10n.t('Aligned DKIM signature'),
   spf: l10n.t('SPF result'),
   alignedSpf: l10n.t('Aligned SPF'),
   alignedDkim: l10n.t('Aligned DKIM'),
@@ -141,7 +141,7 @@ export type Tone = 'pass' | 'fail' | 'warn' | 'neutral' | 'info';
  */
 export function toneOf(column: ColumnId | FacetId | string, value: string): Tone {
   const v = value.toLowerCase();
-  if (column === 'dkimAligned') return v === 'yes' ? 'pass' : v === 'no' ? 'warn' : 'neutral';
+  if (column === 'dkimAligned') return v === 'passed' ? 'pass' : v === 'present, failed' ? 'fail' : v === 'none aligned' ? 'warn' : 'neutral';
   if (column === 'rowClass' || column === 'spfReason' || column === 'dkimReason') return adviceTone(value);
   if (column === 'category') {
     if (v === 'authorized') return 'pass';

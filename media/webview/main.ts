@@ -371,7 +371,7 @@ class App {
       shown: this.view.order.length,
       loadingMessage: this.loadingMessage,
       errorBox: this.errorBox,
-      onClear: () => this.change({ search: '', facets: {}, days: undefined, groups: [] }),
+      onClear: () => (this.facets.clearFilterText(), this.change({ search: '', facets: {}, days: undefined, groups: [] })),
     });
     this.toolbar.setSearch(this.state.search);
     this.updateSelectionUi();

@@ -30,12 +30,22 @@ export function domainsAlign(a: string, b: string): boolean {
   return organizationalDomain(a) === organizationalDomain(b);
 }
 
+/** What the Aligned Signature column says of a row's DKIM signatures (DKIM_ALIGNMENT). */
+export type DkimAlignment = 'passed' | 'present, failed' | 'none aligned' | '';
+
 /**
- * 'yes' when any DKIM signature's domain aligns with Header From, 'no' when none does, '' without
- * signatures. The signatures as their domains or as they are (no array made for each row).
+ * Whether a signature's domain aligns with Header From, and whether one that aligns passed:
+ * 'passed' when an aligned signature's result is pass, 'present, failed' when signatures align but
+ * none of them passed (modified in transit, a wrong key), 'none aligned' when no signing domain
+ * aligns, '' without signatures. ("yes" read as if DKIM were fine where the aligned one failed.)
  */
-export function dkimAlignment(headerFrom: string, dkims: readonly (string | { readonly domain: string })[]): 'yes' | 'no' | '' {
+export function dkimAlignment(headerFrom: string, dkims: readonly { readonly domain: string; readonly result: string }[]): DkimAlignment {
   if (dkims.length === 0) return '';
-  for (const d of dkims) if (domainsAlign(typeof d === 'string' ? d : d.domain, headerFrom)) return 'yes';
-  return 'no';
+  let aligned = false;
+  for (const d of dkims) {
+    if (!domainsAlign(d.domain, headerFrom)) continue;
+    if (d.result.trim().toLowerCase() === 'pass') return 'passed';
+    aligned = true;
+  }
+  return aligned ? 'present, failed' : 'none aligned';
 }

@@ -30,8 +30,9 @@ export const T = {
 /**
  * One record for the table, fields at the positions of `T`. `to` and `ipCountryCode` are ''
  * when absent; `rdns` is the list of names; `dkims` one `[domain, selector, result]` per
- * signature; `dkimAligned` is 'yes' when a signature's domain aligns (relaxed, by
- * organizational domain) with Header From, 'no' when none does, '' without signatures;
+ * signature; `dkimAligned` is 'passed' when a signature whose domain aligns (relaxed, by
+ * organizational domain) with Header From passed, 'present, failed' when one aligns but none of
+ * those passed, 'none aligned' when none aligns, '' without signatures (src/records/alignment.ts);
  * `extras` the fields the API sent beyond the documented ones (such as `reportId`), as
  * `[name, text, name, text, …]`; `spfReason`, `dkimReason` and `rowClass` the advice rules'
  * codes for the row (src/advice/vocabulary.ts), which the webview shows by their labels;

@@ -43,7 +43,7 @@ describe('the row tuple sent to the records panel', () => {
       ipAddress: '198.2.180.4', ipCountryCode: 'US', rdns: ['mail4.atl11.mcsv.net', 'second.example'], emails: 41, category: 'authorized',
       date: '2026-11-16T17:20:00.000Z', dmarc: 'none', alignedSpf: 'fail', alignedDkim: 'pass', spf: 'pass',
       dkims: [['mcsv.net', 'k2', 'pass'], ['Mail.Example.co.uk.', 'k3', 'fail']],
-      dkimAligned: 'yes',
+      dkimAligned: 'present, failed',
       extras: ['from', 'news.example.co.uk', 'reportId', '1234567890'],
       spfReason: 'spf-unaligned-pass', dkimReason: 'dkim-aligned-pass', rowClass: 'compliant', override: '',
     };
@@ -127,8 +127,14 @@ describe('DKIM alignment with Header From (relaxed)', () => {
   });
 
   it('is yes when any signature aligns, no when none does, empty without signatures', () => {
-    assert.equal(dkimAlignment('example.com', ['mcsv.net', 'bounce.example.com']), 'yes');
-    assert.equal(dkimAlignment('example.com', ['mcsv.net']), 'no');
+    const sig = (domain: string, result: string) => ({ domain, result });
+    assert.equal(dkimAlignment('example.com', [sig('mcsv.net', 'pass'), sig('bounce.example.com', 'pass')]), 'passed');
+    assert.equal(dkimAlignment('example.com', [sig('mcsv.net', 'pass'), sig('bounce.example.com', ' PASS ')]), 'passed');
+    // An aligned signature that failed is not "aligned: yes" (issue 43: Forwarder's d=acme.com with result policy).
+    assert.equal(dkimAlignment('acme.com', [sig('acme.com', 'policy')]), 'present, failed');
+    assert.equal(dkimAlignment('example.com', [sig('example.com', 'fail'), sig('mcsv.net', 'pass')]), 'present, failed');
+    assert.equal(dkimAlignment('example.com', [sig('example.com', 'fail'), sig('mail.example.com', 'pass')]), 'passed');
+    assert.equal(dkimAlignment('example.com', [sig('mcsv.net', 'pass')]), 'none aligned');
     assert.equal(dkimAlignment('example.com', []), '');
   });
 });

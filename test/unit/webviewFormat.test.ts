@@ -19,7 +19,7 @@ describe('webview formatting, exactly', () => {
     assert.deepEqual(category.map(([v]) => [v, toneOf('category', v)]), category);
     const dmarc: [string, string][] = [['reject', 'fail'], ['REJECT', 'fail'], ['quarantine', 'warn'], ['none', 'info'], ['pass', 'neutral'], ['fail', 'neutral'], ['', 'neutral']];
     assert.deepEqual(dmarc.map(([v]) => [v, toneOf('dmarc', v)]), dmarc);
-    const aligned: [string, string][] = [['yes', 'pass'], ['YES', 'pass'], ['no', 'warn'], ['pass', 'neutral'], ['fail', 'neutral'], ['', 'neutral']];
+    const aligned: [string, string][] = [['passed', 'pass'], ['PASSED', 'pass'], ['present, failed', 'fail'], ['none aligned', 'warn'], ['yes', 'neutral'], ['pass', 'neutral'], ['fail', 'neutral'], ['', 'neutral']];
     assert.deepEqual(aligned.map(([v]) => [v, toneOf('dkimAligned', v)]), aligned);
   });
 

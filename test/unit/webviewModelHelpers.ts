@@ -8,7 +8,7 @@ export type Field = keyof typeof T | 'dkim';
 
 /** A tuple from field values; `dkim` gives the signatures' results (domain example.com, selector s1). */
 export function tuple(over: Partial<Record<Field, unknown>> = {}): RowTuple {
-  const base: RowTuple = ['Google', 'google.com', 'example.com', 'bounce.example.com', '', '192.0.2.1', 'US', ['mail.google.com'], 10, 'authorized', '2025-03-01T00:00:00Z', 'none', 'pass', 'pass', 'pass', [['example.com', 's1', 'pass']], 'yes', [], 'spf-aligned-pass', 'dkim-aligned-pass', 'compliant', ''];
+  const base: RowTuple = ['Google', 'google.com', 'example.com', 'bounce.example.com', '', '192.0.2.1', 'US', ['mail.google.com'], 10, 'authorized', '2025-03-01T00:00:00Z', 'none', 'pass', 'pass', 'pass', [['example.com', 's1', 'pass']], 'passed', [], 'spf-aligned-pass', 'dkim-aligned-pass', 'compliant', ''];
   for (const [k, v] of Object.entries(over)) {
     if (k === 'dkim') (base as unknown[])[T.dkims] = (v as string[]).map((r) => ['example.com', 's1', r]);
     else (base as unknown[])[T[k as keyof typeof T]] = v;
