@@ -14,6 +14,7 @@ import { AdvicePanel, adviceExportRows, publishedAdvice, thresholdsFrom, verdict
 import { GROUP_FIELDS, type GroupField, type TrendSplit } from '../../src/shared/columns';
 import { countGroups, type GroupTable, type Judge } from './data/groups';
 import { groupExportRows } from './data/groupExport';
+import { groupableExtras } from './data/extraFields';
 import { groupLines, NO_LINES, type GroupLine, type GroupLines, type SortedGroups } from './data/groupLines';
 import type { RecordsModel, View } from './data/query';
 import { bucketIndex, bucketRange, computeTrend, trendUnit, type Trend } from './data/trend';
@@ -133,7 +134,10 @@ export class Analysis {
   }
 
   private fillSelects(): void {
-    const extras = [...this.model.store.extraNames].sort();
+    // Those worth grouping by (data/extraFields.ts), and the ones chosen now whatever they are.
+    const s = this.state;
+    const chosen = [s.groupBy, s.thenBy].flatMap((f) => (f?.startsWith('extra:') ? [f.slice(6)] : []));
+    const extras = [...new Set([...groupableExtras(this.model.store, [...this.model.store.extraNames]), ...chosen])].sort();
     const key = extras.join('\n');
     if (key === this.extraNames && this.groupBy.options.length) return;
     this.extraNames = key;
