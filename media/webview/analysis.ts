@@ -135,8 +135,9 @@ export class Analysis {
 
   private fillSelects(): void {
     // Those worth grouping by (data/extraFields.ts), and the ones chosen now whatever they are.
-    const s = this.state;
-    const chosen = [s.groupBy, s.thenBy].flatMap((f) => (f?.startsWith('extra:') ? [f.slice(6)] : []));
+    // Called first from the constructor, before any state.
+    const s = this.state as ViewState | undefined;
+    const chosen = [s?.groupBy, s?.thenBy].flatMap((f) => (f?.startsWith('extra:') ? [f.slice(6)] : []));
     const extras = [...new Set([...groupableExtras(this.model.store, [...this.model.store.extraNames]), ...chosen])].sort();
     const key = extras.join('\n');
     if (key === this.extraNames && this.groupBy.options.length) return;

@@ -6,6 +6,7 @@ import * as l10n from '@vscode/l10n';
 import { badge, el } from './dom';
 import { formatCount, formatPercent, plural, revealBidi, valueLabel } from './format';
 import type { Summary } from './data/summary';
+import { valueHelp } from './valueHelp';
 
 /** Values shown by name on each line; past these, one "+N more" (the rest in its tooltip). */
 const MAX_ITEMS = 6;
@@ -66,7 +67,9 @@ export class SummaryBar {
     // others (case variants, junk) would otherwise fill the panel's top with them.
     const shown = items.length > MAX_ITEMS + 1 ? items.slice(0, MAX_ITEMS) : items;
     for (const it of shown) {
-      const item = el('span', { class: 'stat-item', attrs: { 'data-value': it.value }, title: `${formatCount(it.emails)} emails (${share(it.emails)})` });
+      const counts = l10n.t('{0} emails ({1})', formatCount(it.emails), share(it.emails));
+      const help = valueHelp(column, it.value);
+      const item = el('span', { class: 'stat-item', attrs: { 'data-value': it.value }, title: help ? revealBidi(`${help}\n${counts}`) : counts });
       item.append(badge(column, it.value), el('span', { class: 'stat-count', text: formatCount(it.emails) }));
       target.append(item);
     }

@@ -13,6 +13,7 @@ import { signatureText, type RowStore } from './data/store';
 import { badge, el, primaryModifier, toneText } from './dom';
 import { BADGE_COLUMNS, formatCount, formatDate, revealBidi } from './format';
 import { GridHeader } from './gridHeader';
+import { valueHelp } from './valueHelp';
 import type { Modifiers } from './selection';
 
 export const ROW_HEIGHT = 24;
@@ -321,10 +322,12 @@ export class VirtualTable {
 
 /** One cell's content, always as text (record fields come from strangers). */
 function fillCell(cell: HTMLDivElement, c: ColumnId, store: RowStore, index: number): void {
-  const text = revealBidi(store.cell(index, c));
+  const raw = store.cell(index, c);
+  const text = revealBidi(raw);
   if (BADGE_COLUMNS.has(c)) {
     cell.replaceChildren(badge(c, text));
-    cell.title = text;
+    // What the value means (valueHelp.ts: the README's table), else the value itself.
+    cell.title = valueHelp(c, raw) ?? text;
   } else if (c === 'emails') {
     cell.textContent = formatCount(store.emails[index] ?? 0);
     cell.removeAttribute('title');
@@ -353,6 +356,6 @@ function fillCell(cell: HTMLDivElement, c: ColumnId, store: RowStore, index: num
     cell.title = revealBidi(c === 'dkim' ? text : sigs.map(signatureText).join('\n'));
   } else {
     cell.textContent = text;
-    cell.title = text;
+    cell.title = (c === 'override' && valueHelp(c, raw)) || text;
   }
 }
