@@ -359,7 +359,7 @@ export class Analysis {
     };
     if (s.days && this.trendData) {
       const t = this.trendData;
-      const a = bucketLabel(t.unit, s.days.startMs);
+      const a = bucketLabel(t.unit, Math.max(s.days.startMs, t.rangeStartMs));
       const b = t.unit === 'day' ? formatDay(s.days.endMs) : bucketLabel(t.unit, s.days.endMs - (t.unit === 'hour' ? 3_599_999 : 604_799_999));
       chips.push(chip(a === b ? l10n.t('Date: {0}', a) : l10n.t('Date: {0} – {1}', a, b), 'chip-days', () => this.host.change({ days: undefined })));
     }

@@ -6,7 +6,7 @@
  */
 import * as l10n from '@vscode/l10n';
 import type { TrendSplit } from '../../src/shared/columns';
-import type { Trend } from './data/trend';
+import { labelStart, type Trend } from './data/trend';
 import { el, iconButton } from './dom';
 import { formatCount, formatDay, formatPercent, formatShortDay } from './format';
 import type { Chart } from 'chart.js';
@@ -182,7 +182,7 @@ export class TrendPanel {
     chart.draw();
     this.showTip(this.cursor);
     const t = this.view!.trend;
-    const label = bucketLabel(t.unit, t.starts[this.cursor]!);
+    const label = bucketLabel(t.unit, labelStart(t, this.cursor));
     const text = l10n.t('{0}: {1} emails', label, formatCount(t.totals[this.cursor]!));
     this.canvas.setAttribute('aria-valuetext', text);
     this.announce(text);
@@ -221,7 +221,7 @@ export class TrendPanel {
       : l10n.t('{0} (UTC)', per);
     this.caption.title = this.caption.textContent;
     this.canvas.setAttribute('aria-label', this.accessibleName());
-    const labels = Array.from(trend.starts, (ms) => axisLabel(trend.unit, ms));
+    const labels = Array.from(trend.starts, (_, b) => axisLabel(trend.unit, labelStart(trend, b)));
     const totals = trend.totals;
     const colors = seriesColors(p, split, trend.series.map((s) => s.key));
     const datasets = trend.series.map((s, k) => ({
@@ -282,7 +282,7 @@ export class TrendPanel {
     if (!v || !x || b < 0 || b >= v.trend.starts.length) return;
     const t = v.trend;
     const total = t.totals[b]!;
-    const lines = [el('div', { class: 'tip-title', text: bucketLabel(t.unit, t.starts[b]!) })];
+    const lines = [el('div', { class: 'tip-title', text: bucketLabel(t.unit, labelStart(t, b)) })];
     if (t.series.length > 1) {
       for (const s of t.series) {
         const val = s.values[b]!;
@@ -318,9 +318,9 @@ export class TrendPanel {
     let peak = -1;
     for (let b = 0; b < n; b++) if (peak < 0 || t.totals[b]! > t.totals[peak]!) peak = b;
     const total = t.totals.reduce((a, b) => a + b, 0);
-    const first = n ? bucketLabel(t.unit, t.starts[0]!) : '';
-    const last = n ? bucketLabel(t.unit, t.starts[n - 1]!) : '';
-    const peakText = peak >= 0 ? l10n.t(', most on {0} ({1})', bucketLabel(t.unit, t.starts[peak]!), formatCount(t.totals[peak]!)) : '';
+    const first = n ? bucketLabel(t.unit, labelStart(t, 0)) : '';
+    const last = n ? bucketLabel(t.unit, labelStart(t, n - 1)) : '';
+    const peakText = peak >= 0 ? l10n.t(', most on {0} ({1})', bucketLabel(t.unit, labelStart(t, peak)), formatCount(t.totals[peak]!)) : '';
     return l10n.t('{0}, {1} to {2} (UTC): {3} emails{4}. Press T for the numbers.', PER_UNIT[t.unit], first, last, formatCount(total), peakText);
   }
 
@@ -337,7 +337,7 @@ export class TrendPanel {
     const body = el('tbody');
     for (let b = 0; b < t.starts.length; b++) {
       const tr = el('tr');
-      tr.append(el('th', { text: bucketLabel(t.unit, t.starts[b]!), attrs: { scope: 'row' } }), el('td', { text: formatCount(t.totals[b]!) }));
+      tr.append(el('th', { text: bucketLabel(t.unit, labelStart(t, b)), attrs: { scope: 'row' } }), el('td', { text: formatCount(t.totals[b]!) }));
       if (t.series.length > 1) {
         for (const s of t.series) {
           const val = s.values[b]!;

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import type { Facts, FieldIndex, MultiField, SingleField } from '../../media/webview/data/fieldTypes';
 import { computeGroups, dkimRate, passRate, rowsInGroup, sortGroups, spfRate, type GroupSort, type GroupStats } from '../../media/webview/data/groups';
 import { networkKey } from '../../media/webview/data/network';
-import { bucketIndex, bucketRange, bucketStarts, computeTrend, shareOf, trendUnit, type Trend, type TrendUnit } from '../../media/webview/data/trend';
+import { bucketIndex, bucketRange, bucketStarts, computeTrend, labelStart, shareOf, trendUnit, type Trend, type TrendUnit } from '../../media/webview/data/trend';
 
 const HOUR = 3_600_000;
 const DAY = 86_400_000;
@@ -298,6 +298,21 @@ const plainGroup = ({ mix, verdict, ...g }: GroupStats): NaiveGroup => {
   assert.ok(mix.every((x) => x === 0) && verdict === '');
   return { ...g, disposition: [...g.disposition] };
 };
+
+describe('webview analysis: where a trend bucket is labelled', () => {
+  it('by the part inside the range: the week of Monday 27 Oct reads 1 Nov for a range from Saturday 1 Nov (issue 43)', () => {
+    const range = { startMs: Date.UTC(2025, 10, 1), endMs: Date.UTC(2026, 5, 30, 23, 59, 59, 999) };
+    const t = computeTrend(new Uint32Array(0), factsOf([]), range);
+    assert.equal(t.unit, 'week');
+    assert.equal(t.starts[0], Date.UTC(2025, 9, 27));
+    assert.equal(labelStart(t, 0), Date.UTC(2025, 10, 1));
+    assert.equal(labelStart(t, 1), Date.UTC(2025, 10, 3));
+    // A range starting on a bucket's start, and hours, are labelled by their own starts.
+    const days = computeTrend(new Uint32Array(0), factsOf([]), { startMs: Date.UTC(2025, 10, 1, 5), endMs: Date.UTC(2025, 10, 2, 23) });
+    assert.equal(days.unit, 'hour');
+    assert.equal(labelStart(days, 0), Date.UTC(2025, 10, 1, 5));
+  });
+});
 
 describe('webview analysis: groups', () => {
   const lo = Date.UTC(2025, 0, 1);

@@ -33,6 +33,14 @@ export interface Trend {
   rowsTotals: Uint32Array;
   /** Rows without a date, or dated outside the range. */
   outside: { rows: number; emails: number };
+  /** The range's start: the first bucket (a week, an hour) may begin before it. */
+  rangeStartMs: number;
+}
+
+/** Where bucket `b` starts inside the range, for its label: a week starting Monday 27 Oct of a range from 1 Nov reads "1 Nov". */
+export function labelStart(t: Pick<Trend, 'starts' | 'rangeStartMs'>, b: number): number {
+  const s = t.starts[b]!;
+  return Number.isFinite(t.rangeStartMs) && t.rangeStartMs > s ? t.rangeStartMs : s;
 }
 
 export interface TrendOptions {
@@ -141,7 +149,8 @@ export function computeTrend(rows: Uint32Array, facts: Facts, range: { startMs: 
       outside.emails += emails[i]!;
     }
   }
-  if (!split) return { unit, starts, series: [{ key: 'emails', code: -2, values: totals.slice() }], totals, rowsTotals, outside };
+  const rangeStartMs = range.startMs;
+  if (!split) return { unit, starts, series: [{ key: 'emails', code: -2, values: totals.slice() }], totals, rowsTotals, outside, rangeStartMs };
 
   const dict = split.dict;
   // Code dict.length stands for "no value" (a multi-valued row with none): its key is ''.
@@ -232,7 +241,7 @@ export function computeTrend(rows: Uint32Array, facts: Facts, range: { startMs: 
   }
   const series: TrendSeries[] = chosen.map((c, s) => ({ key: key(c), code: c, values: values[s]! }));
   if (hasOther) series.push({ key: 'other', code: -1, values: other });
-  return { unit, starts, series, totals, rowsTotals, outside };
+  return { unit, starts, series, totals, rowsTotals, outside, rangeStartMs };
 }
 
 /** The same trend with each series as its share (0–1) of the bucket's total; 0 where the total is 0. */
