@@ -8,7 +8,9 @@
  * element carries the page's nonce.
  */
 import type { Chart, Plugin } from 'chart.js';
-import { seriesHues, type Hue } from './data/seriesHues';
+import type { Palette } from './data/seriesColors';
+
+export { seriesColors, type Palette } from './data/seriesColors';
 
 export type ChartClass = typeof Chart;
 
@@ -43,12 +45,6 @@ export function chartClass(then: () => void): ChartClass | undefined {
   return undefined;
 }
 
-export interface Palette {
-  fg: string;
-  lines: string;
-  selection: string;
-  byName: Record<Hue, string>;
-}
 
 function cssVar(name: string, fallback: string): string {
   const v = getComputedStyle(document.documentElement).getPropertyValue(name).trim() || getComputedStyle(document.body).getPropertyValue(name).trim();
@@ -69,15 +65,6 @@ export function readPalette(): Palette {
       purple: cssVar('--vscode-charts-purple', '#652d90'),
     },
   };
-}
-
-/** The colours of the series (see data/seriesHues.ts): a faded hue at lower opacity. */
-export function seriesColors(p: Palette, split: string, keys: readonly string[]): string[] {
-  return seriesHues(split, keys).map((h) => {
-    if (h === 'other') return p.lines;
-    const c = p.byName[h.hue];
-    return h.faded && /^#[0-9a-f]{6}$/i.test(c) ? `${c}8c` : c;
-  });
 }
 
 /** The days chosen (or being dragged) drawn as a band behind the bars. */

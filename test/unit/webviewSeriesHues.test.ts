@@ -8,7 +8,7 @@ const show = (h: SeriesHue): string => (h === 'other' ? 'other' : `${h.hue}${h.f
 describe('trend series hues', () => {
   it('known categories keep their colours; values outside the documented sets never share one', () => {
     const keys = ['authorized', 'quarantined', 'AUTHORIZED', 'spoofed', 'partially-authorized', 'unauthorized', 'other'];
-    assert.deepEqual(seriesHues('category', keys).map(show), ['green', 'orange', 'blue', 'purple', 'yellow', 'red', 'other']);
+    assert.deepEqual(seriesHues('category', keys).map(show), ['green', 'orange', 'blue', 'yellow', 'purple', 'red', 'other']);
     // Before, the fourth series of the cycle was green: "AUTHORIZED" looked authorized.
   });
 

@@ -8,12 +8,14 @@
 import { adviceCode } from './adviceLabels';
 
 export type Hue = 'red' | 'blue' | 'yellow' | 'orange' | 'green' | 'purple';
-export type SeriesHue = { hue: Hue; faded: boolean } | 'other';
+/** `fixed`: the hue means something (rejected red) and stays; the others may give way to tell series apart (trendChart.ts). */
+export type SeriesHue = { hue: Hue; faded: boolean; fixed?: boolean } | 'other';
 
 
 const KNOWN: Readonly<Record<string, Hue>> = {
   // category
-  authorized: 'green', rejected: 'red', quarantined: 'orange', 'partially-authorized': 'yellow',
+  // partially-authorized was yellow: next to quarantined's orange, the same amber in the light theme.
+  authorized: 'green', rejected: 'red', quarantined: 'orange', 'partially-authorized': 'purple',
   // DMARC result
   pass: 'green', fail: 'red',
   // disposition
@@ -38,9 +40,9 @@ export function seriesHues(split: string, keys: readonly string[]): SeriesHue[] 
   const taken: Set<Hue>[] = [new Set(keys.map(known).filter((h): h is Hue => h !== undefined))];
   return keys.map((key) => {
     if (key === 'other') return 'other';
-    if (key === 'emails') return { hue: 'blue', faded: false };
+    if (key === 'emails') return { hue: 'blue', faded: false, fixed: true };
     const k = known(key);
-    if (k) return { hue: k, faded: false };
+    if (k) return { hue: k, faded: false, fixed: true };
     for (let level = 0; ; level++) {
       const used = (taken[level] ??= new Set());
       const hue = CYCLE.find((h) => !used.has(h));
