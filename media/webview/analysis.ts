@@ -94,6 +94,7 @@ export class Analysis {
       onSplit: (trendSplit) => this.host.change({ trendSplit }),
       onShare: (share) => this.host.change({ share }),
       onChoose: (r) => this.chooseBars(r),
+      onToggle: (trendOpen) => (this.trend.setOpen(trendOpen), this.host.change({ trendOpen })),
     });
     this.groupBy = el('select', { class: 'select', attrs: { id: 'group-by', 'data-testid': 'group-by' } });
     this.thenBy = el('select', { class: 'select', attrs: { id: 'then-by', 'data-testid': 'then-by', 'aria-label': l10n.t('Then by') } });
@@ -234,10 +235,14 @@ export class Analysis {
 
   private renderTrend(view: View): void {
     const s = this.state;
+    this.trend.setOpen(s.trendOpen);
+    // Closed, it is not drawn (nor computed, unless the days chip needs its buckets).
+    if (!s.trendOpen && !s.days) return;
     const splitId: GroupField | undefined = s.trendSplit === 'group' ? s.groupBy : SPLIT_FIELD[s.trendSplit];
     const split = splitId ? this.model.fields.get(splitId) : undefined;
     const t = this.ofEveryRow(view.trendRows, 'trend', `${splitId ?? ''} ${this.range.startMs} ${this.range.endMs}`, () => computeTrend(view.trendRows, this.model.store, this.range, split, { top: 8 }));
     this.trendData = t;
+    if (!s.trendOpen) return;
     const chosen = s.days ? { from: Math.max(0, bucketIndex(s.days.startMs, t.starts, t.unit)), to: bucketIndex(s.days.endMs, t.starts, t.unit) } : undefined;
     if (chosen && chosen.to < 0) chosen.to = t.starts.length - 1;
     this.trend.update({

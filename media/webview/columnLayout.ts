@@ -20,6 +20,18 @@ export class ColumnLayoutState {
     this.apply();
   }
 
+  /** The panes the user last opened or closed, if ever. */
+  get panes(): ColumnLayout['panes'] {
+    return this.layout.panes;
+  }
+
+  /** The user opened or closed a pane: new panels start so (kept with the layout, for every panel). */
+  setPane(pane: 'advice' | 'trend' | 'detail', open: boolean): void {
+    if (this.layout.panes?.[pane] === open) return;
+    this.layout = { ...this.layout, panes: { ...this.layout.panes, [pane]: open } };
+    this.save();
+  }
+
   visible(): ColumnId[] {
     const hidden = new Set(this.layout.hidden);
     const cols = orderedColumns(this.layout).filter((c) => !hidden.has(c));
@@ -52,7 +64,7 @@ export class ColumnLayoutState {
   set(order: ColumnId[], hidden: Set<ColumnId>): void {
     if (order.length) this.layout = { ...this.layout, order, hidden: [...hidden] };
     else {
-      this.layout = { order: [], widths: {}, hidden: [] };
+      this.layout = { order: [], widths: {}, hidden: [], ...(this.layout.panes ? { panes: this.layout.panes } : {}) };
       this.table.header.widths.clear();
       this.table.header.setWidths({});
     }

@@ -117,7 +117,7 @@ export class GroupsTable {
     if (opening) this.body.scrollTop = this.top = 0;
     for (const b of this.exports) b.hidden = !open;
     if (!open) {
-      this.note.textContent = l10n.t('Totals and pass rates per sender, IP, reporter, DKIM domain…');
+      this.note.textContent = this.note.title = l10n.t('Totals and pass rates per sender, IP, reporter, DKIM domain…');
       this.multi.hidden = true;
     }
   }
@@ -136,6 +136,7 @@ export class GroupsTable {
     this.total = total;
     this.cursor = Math.min(this.cursor, Math.max(0, lines.length - 1));
     this.note.textContent = note;
+    this.note.title = note;
     this.grid.setAttribute('aria-rowcount', String(lines.length + 1));
     for (const [id, h] of this.headers) {
       const active = id === sort.by;

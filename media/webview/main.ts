@@ -27,7 +27,7 @@ import { Toolbar } from './toolbar';
 import { Persistence } from './persist';
 import { onGridKey, wireDocumentKeys } from './gridKeys';
 import { ColumnLayoutState } from './columnLayout';
-import { emptyViewState, nextSort, startingView, toggledFacet } from './viewState';
+import { emptyViewState, nextSort, startingPanes, startingView, toggledFacet } from './viewState';
 import { post, settle, vscodeApi } from './vscode';
 import { bootInit, takeEarlyMessages } from './boot';
 
@@ -201,7 +201,7 @@ class App {
     if (Number.isFinite(start) && Number.isFinite(end)) this.analysis.setRange(start, end);
     this.analysis.setAdvice({ thresholds: m.thresholds, marks: m.marks }, () => [this.state, this.view]);
     this.columns.load(m.layout);
-    const view = (this.state = startingView(vscodeApi.getState(), m));
+    const view = (this.state = startingView(vscodeApi.getState(), m, startingPanes(this.columns.panes, { width: innerWidth, height: innerHeight })));
     this.toolbar.setSearch(view.search);
     this.facets.setWeight(view.facetWeight);
     this.pendingRestore = view.scrollTop > 0 || view.focused !== undefined ? { scrollTop: view.scrollTop, focused: view.focused } : undefined;
@@ -251,8 +251,9 @@ class App {
     if ('facets' in patch) for (const f of FACETS) if (!this.state.facets[f]?.length) delete this.state.facets[f];
     if ('facetWeight' in patch) this.facets.setWeight(this.state.facetWeight);
     if ('facetsOpen' in patch || 'detailOpen' in patch) this.applyPanes();
+    for (const [k, pane] of [['adviceOpen', 'advice'], ['trendOpen', 'trend'], ['detailOpen', 'detail']] as const) if (k in patch) this.columns.setPane(pane, this.state[k]);
     // How rows are grouped or the trend split changes no filter: only the analysis is redrawn.
-    const analysisOnly = Object.keys(patch).every((k) => k === 'groupBy' || k === 'thenBy' || k === 'trendSplit' || k === 'share');
+    const analysisOnly = Object.keys(patch).every((k) => k === 'groupBy' || k === 'thenBy' || k === 'trendSplit' || k === 'share' || k === 'trendOpen');
     if (recompute && analysisOnly) {
       this.analysis.update(this.state, this.view);
       this.persistence.schedule();

@@ -7,7 +7,7 @@
 import * as l10n from '@vscode/l10n';
 import type { TrendSplit } from '../../src/shared/columns';
 import { labelStart, type Trend } from './data/trend';
-import { el, iconButton } from './dom';
+import { el, icon, iconButton } from './dom';
 import { formatCount, formatDay, formatPercent, formatShortDay } from './format';
 import type { Chart } from 'chart.js';
 import { bandPlugin, chartClass, readPalette, seriesColors, type Palette } from './trendChart';
@@ -17,6 +17,8 @@ export interface TrendHost {
   onShare(share: boolean): void;
   /** Bars from…to (inclusive bucket indices) chosen; undefined clears. */
   onChoose(range: { from: number; to: number } | undefined): void;
+  /** The header's chevron: open or close the chart. */
+  onToggle(open: boolean): void;
 }
 
 export interface TrendView {
@@ -53,6 +55,8 @@ export class TrendPanel {
   private readonly caption: HTMLElement;
   private readonly legend: HTMLElement;
   private readonly tip: HTMLElement;
+  private readonly toggle: HTMLButtonElement;
+  private readonly body: HTMLElement;
   private chart: Chart<'bar'> | undefined;
   private palette: Palette | undefined;
   private view: TrendView | undefined;
@@ -77,7 +81,9 @@ export class TrendPanel {
     this.numbersButton.addEventListener('click', () => this.toggleNumbers());
     // The controls wrap below the caption as one piece when the panel is narrow.
     const controls = el('div', { class: 'trend-controls' }, [el('label', { class: 'muted', text: l10n.t('Split by'), attrs: { for: 'trend-split' } }), this.splitSelect, this.shareButton, this.numbersButton]);
-    bar.append(this.caption, el('span', { class: 'spacer' }), controls);
+    this.toggle = el('button', { class: 'pane-toggle', attrs: { type: 'button', 'aria-expanded': 'true', 'aria-controls': 'trend-body', 'aria-label': l10n.t('Trend'), 'data-testid': 'trend-toggle', title: l10n.t('Show or hide the trend') } }, [icon('chevron-down', 'pane-chevron')]);
+    this.toggle.addEventListener('click', () => this.host.onToggle(this.toggle.getAttribute('aria-expanded') !== 'true'));
+    bar.append(this.toggle, this.caption, el('span', { class: 'spacer' }), controls);
     this.splitSelect.id = 'trend-split';
     this.canvas = el('canvas', { class: 'trend-canvas', attrs: { role: 'img', tabindex: 0, 'data-testid': 'trend-canvas', 'aria-describedby': 'trend-help' } });
     const help = el('span', { class: 'sr-only', text: l10n.t('Left and Right choose a bar, Shift extends, Enter shows only those days in the table, Escape clears, T shows the numbers.'), attrs: { id: 'trend-help' } });
@@ -89,12 +95,22 @@ export class TrendPanel {
     this.table.hidden = true;
     this.numbersButton.setAttribute('aria-controls', 'trend-table');
     this.table.id = 'trend-table';
-    this.element.append(bar, wrap, this.legend, help, this.table);
+    this.body = el('div', { class: 'trend-body', attrs: { id: 'trend-body' } }, [wrap, this.legend, help, this.table]);
+    this.element.append(bar, this.body);
     this.wire();
     // VS Code changes the theme by swapping the body's class and the root's CSS variables.
     const redraw = new MutationObserver(() => this.themeChanged());
     redraw.observe(document.body, { attributes: true, attributeFilter: ['class', 'data-vscode-theme-id'] });
     redraw.observe(document.documentElement, { attributes: true, attributeFilter: ['style', 'class'] });
+  }
+
+  /** Closed: the header only (its caption still says what the chart would show). */
+  setOpen(open: boolean): void {
+    this.toggle.setAttribute('aria-expanded', String(open));
+    this.element.classList.toggle('closed', !open);
+    this.body.hidden = !open;
+    // Never drawn yet: the header still says what it holds.
+    if (!this.caption.textContent) this.caption.textContent = l10n.t('Trend');
   }
 
   private wire(): void {

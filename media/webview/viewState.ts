@@ -9,7 +9,7 @@ import type { ColumnLayout, PanelIdentity, ViewState } from '../../src/shared/pr
 import { isFieldId } from './data/fields';
 
 export function emptyViewState(): ViewState {
-  return { hiddenColumns: [], search: '', facets: {}, scrollTop: 0, groups: [], trendSplit: 'category', share: false, facetWeight: 'emails', detailOpen: true, facetsOpen: true, adviceOpen: true };
+  return { hiddenColumns: [], search: '', facets: {}, scrollTop: 0, groups: [], trendSplit: 'category', share: false, facetWeight: 'emails', detailOpen: true, facetsOpen: true, adviceOpen: true, trendOpen: true };
 }
 
 function isColumn(v: unknown): v is ColumnId {
@@ -56,6 +56,7 @@ export function sanitizeViewState(raw: unknown): ViewState {
   if (typeof r.detailOpen === 'boolean') v.detailOpen = r.detailOpen;
   if (typeof r.facetsOpen === 'boolean') v.facetsOpen = r.facetsOpen;
   if (typeof r.adviceOpen === 'boolean') v.adviceOpen = r.adviceOpen;
+  if (typeof r.trendOpen === 'boolean') v.trendOpen = r.trendOpen;
   return v;
 }
 
@@ -66,6 +67,12 @@ export function sanitizeLayout(raw: unknown): ColumnLayout {
   const r = raw as Record<string, unknown>;
   if (Array.isArray(r.order)) out.order = [...new Set(r.order.filter(isColumn))];
   if (Array.isArray(r.hidden)) out.hidden = [...new Set(r.hidden.filter(isColumn))].slice(0, COLUMNS.length - 1);
+  const p = r.panes as Record<string, unknown> | undefined;
+  if (p && typeof p === 'object') {
+    const panes: NonNullable<ColumnLayout['panes']> = {};
+    for (const k of ['advice', 'trend', 'detail'] as const) if (typeof p[k] === 'boolean') panes[k] = p[k];
+    if (Object.keys(panes).length) out.panes = panes;
+  }
   const w = r.widths as Record<string, unknown> | undefined;
   if (w && typeof w === 'object') {
     for (const c of COLUMNS) {
@@ -116,11 +123,31 @@ export type FacetSelection = Partial<Record<FacetId, string[]>>;
  * (it survives hiding the panel), else the host's copy (what the serializer restored after a
  * window reload), else an empty one with the search the panel was opened with, if any.
  */
-export function startingView(kept: unknown, init: { identity: PanelIdentity; state?: unknown; initialSearch?: unknown; initialClasses?: unknown }): ViewState {
+/**
+ * Below this the panel is small: a window of 1024 × 700 with the sidebar open gives it about
+ * 680 × 590; one of 1280 × 800, about 930 × 690. A new small panel starts compact.
+ */
+export const SMALL_PANEL = { width: 720, height: 640 };
+
+/**
+ * The panes a new panel starts with: those the user last chose (any panel), else, in a small
+ * panel, the Advice, the trend and the details closed so that the table keeps ~8 rows in sight
+ * (each a click away); else all open.
+ */
+export function startingPanes(panes: ColumnLayout['panes'], size: { width: number; height: number }): Pick<ViewState, 'adviceOpen' | 'trendOpen' | 'detailOpen'> {
+  const small = size.width < SMALL_PANEL.width || size.height < SMALL_PANEL.height;
+  return { adviceOpen: panes?.advice ?? !small, trendOpen: panes?.trend ?? !small, detailOpen: panes?.detail ?? !small };
+}
+
+export function startingView(
+  kept: unknown,
+  init: { identity: PanelIdentity; state?: unknown; initialSearch?: unknown; initialClasses?: unknown },
+  panes: Pick<ViewState, 'adviceOpen' | 'trendOpen' | 'detailOpen'> = startingPanes(undefined, { width: Infinity, height: Infinity }),
+): ViewState {
   const saved = readSavedState(kept);
   if (saved.view && sameIdentity(saved.identity, init.identity)) return saved.view;
   if (init.state) return sanitizeViewState(init.state);
-  const view = emptyViewState();
+  const view = { ...emptyViewState(), ...panes };
   if (typeof init.initialSearch === 'string') view.search = init.initialSearch.slice(0, 1000);
   // The class facet holds labels, as the rows do.
   const classes = Array.isArray(init.initialClasses) ? init.initialClasses.flatMap((c) => (typeof c === 'string' && (ROW_CLASSES as readonly string[]).includes(c) ? [termOf(c)!.label] : [])) : [];

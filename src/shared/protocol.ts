@@ -42,6 +42,7 @@ export const viewStateSchema = z.object({
   detailOpen: z.boolean().default(true),
   facetsOpen: z.boolean().default(true),
   adviceOpen: z.boolean().default(true),
+  trendOpen: z.boolean().default(true),
 });
 export type ViewState = z.infer<typeof viewStateSchema>;
 
@@ -50,6 +51,8 @@ export const columnLayoutSchema = z.object({
   order: z.array(z.enum(COLUMNS)).max(COLUMNS.length).default([]),
   widths: z.partialRecord(z.enum(COLUMNS), z.number().int().min(40).max(2000)).default({}),
   hidden: z.array(z.enum(COLUMNS)).max(COLUMNS.length - 1).default([]),
+  /** The panes the user last opened or closed (Advice, trend, details): how a new panel starts. */
+  panes: z.object({ advice: z.boolean().optional(), trend: z.boolean().optional(), detail: z.boolean().optional() }).optional(),
 });
 export type ColumnLayout = z.infer<typeof columnLayoutSchema>;
 

@@ -79,3 +79,68 @@ describe('what a new user tripped on, round 2, in the browser (Light+ theme)', (
     assert.match(String(await aligned.getAttribute('title')), /^Aligned SPF \S+: /);
   });
 });
+
+describe('what a new user tripped on, round 2: a small window (1024 × 700, sidebar open)', () => {
+  let wb: Workbench;
+  let server: ApiServer;
+
+  before(async () => {
+    server = await startApiServer({ keys: { [KEY]: [ORG] }, rowsPerDay: 40 });
+    wb = await openWorkbench();
+    await wb.page.setViewportSize({ width: 1024, height: 700 });
+    await openDmarcView(wb.page);
+    await addAccount(wb.page, { label: 'Small', baseUrl: server.url, key: KEY, orgId: ORG, orgName: 'Acme' });
+  });
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed') await wb?.screenshot(`FAILED-new-user-small-${this.currentTest.title.slice(0, 40).replace(/\W+/g, '-')}`).catch(() => undefined);
+  });
+  after(async () => {
+    await wb?.close();
+    await server?.close();
+  });
+
+  async function open(range: string): Promise<Frame> {
+    await closeAllEditors(wb.page);
+    const before = new Set(wb.page.frames());
+    await runCommand(wb.page, 'DMARC: Fetch Records for Date Range…');
+    await choose(wb.page, range);
+    const f = await findWebviewFrame(wb.page, '[data-testid="records-panel"]', 60_000, before);
+    await waitForPanelReady(f);
+    return f;
+  }
+
+  /** Table rows wholly in sight: inside the table's area and the page. */
+  const rowsInSight = (f: Frame): Promise<number> =>
+    f.evaluate(() => {
+      const area = document.querySelector('.table-area')!.getBoundingClientRect();
+      return [...document.querySelectorAll<HTMLElement>('.row')].filter((r) => {
+        const b = r.getBoundingClientRect();
+        return r.offsetParent !== null && b.height > 0 && b.top >= area.top && b.bottom <= Math.min(innerHeight, area.bottom);
+      }).length;
+    });
+
+  it('(3) the table keeps at least 8 rows in sight: the Advice, trend and details start closed, each a click away, and the choice is remembered', async () => {
+    const f = await open('Last 30 days');
+    assert.ok((await rowsInSight(f)) >= 8, `rows in sight: ${await rowsInSight(f)}`);
+    assert.equal(await f.locator('[data-testid="trend-toggle"]').getAttribute('aria-expanded'), 'false');
+    assert.equal(await f.locator('[data-testid="advice-toggle"]').getAttribute('aria-expanded'), 'false');
+    // Opened by the user: the next panel opens with the trend too.
+    await f.locator('[data-testid="trend-toggle"]').click();
+    await f.locator('[data-testid="trend-canvas"]').waitFor({ state: 'visible' });
+    const next = await open('Last 7 days');
+    assert.equal(await next.locator('[data-testid="trend-toggle"]').getAttribute('aria-expanded'), 'true');
+    assert.equal(await next.locator('[data-testid="advice-toggle"]').getAttribute('aria-expanded'), 'false');
+    assert.deepEqual(await cspViolations(next), []);
+    // Closed again, so other tests' panels start as they did.
+    await next.locator('[data-testid="trend-toggle"]').click();
+  });
+
+  it('(4) a rate in the Groups table is never cut: each number fits its cell', async () => {
+    const f = await open('Last 30 days');
+    await f.getByLabel('Group by', { exact: true }).selectOption('source');
+    await f.locator('.groups-line').first().waitFor();
+    const cut = await f.locator('.groups-line .groups-cell.numeric').evaluateAll((els) => els.filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent));
+    assert.deepEqual(cut, []);
+    assert.ok(await f.locator('[data-testid="groups-note"]').getAttribute('title'), 'the note\u2019s whole text in its tooltip');
+  });
+});
