@@ -1,0 +1,63 @@
+// Report files as other receivers' mail servers write them (issue 43, "a reader that loses no real
+// report"): shapes that are not quite the format, each read whole or said, never lost in silence.
+// The fixtures are hand-written for these tests, in test/fixtures/receiver-quirks: apart from
+// test/fixtures/reports, which the library, suite and ui tests and the demo read as a folder of
+// clean reports.
+import { strict as assert } from 'node:assert';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync, zipSync } from 'fflate';
+import { sniff } from '../../src/import/containers';
+import { ReportXmlReader } from '../../src/import/xmlReader';
+import { read, readOne, reportXml, rowsOf, utf8 } from './importHelpers';
+
+const QUIRKS = join(__dirname, '..', '..', 'test', 'fixtures', 'receiver-quirks');
+const fixture = (name: string): Uint8Array => new Uint8Array(readFileSync(join(QUIRKS, name)));
+const BOM = [0xef, 0xbb, 0xbf];
+
+describe('import: blanks before the XML declaration', () => {
+  it('line breaks, spaces and a tab before <?xml …?> (fixture): the report is read whole, without a word', async () => {
+    const r = await readOne('blank-before-declaration.xml', fixture('blank-before-declaration.xml'));
+    assert.equal(r.reportId, 'blank-before-decl-1');
+    assert.deepEqual(r.records.map((x) => [x.ipAddress, x.emails, x.category]), [['203.0.113.7', 2, 'authorized'], ['198.51.100.23', 5, 'rejected']]);
+  });
+
+  it('blanks and UTF-8 byte order marks in any order before the declaration read as the plain report, in .xml, .gz and .zip', async () => {
+    const xml = reportXml();
+    const expected = rowsOf([await readOne('plain.xml', utf8(xml))]);
+    const variants: [string, Uint8Array][] = [
+      ['space', utf8(` ${xml}`)],
+      ['crlf', utf8(`\r\n\r\n${xml}`)],
+      ['tab', utf8(`\t${xml}`)],
+      ['bom then spaces', new Uint8Array([...BOM, ...utf8(`  \n${xml}`)])],
+      ['spaces then bom', new Uint8Array([...utf8(' \n'), ...BOM, ...utf8(xml)])],
+      ['two boms', new Uint8Array([...BOM, ...BOM, ...utf8(xml)])],
+      ['utf-16le bom then a line break', new Uint8Array(Buffer.from(`\ufeff\n${xml.replace('UTF-8', 'UTF-16')}`, 'utf16le'))],
+    ];
+    for (const [name, bytes] of variants) {
+      for (const [file, wrapped] of [[`${name}.xml`, bytes], [`${name}.xml.gz`, gzipSync(bytes)], [`${name}.zip`, zipSync({ 'r.xml': bytes })]] as const) {
+        const r = await read(file, wrapped);
+        assert.deepEqual(r.errors, [], file);
+        assert.deepEqual(rowsOf(r.reports), expected, file);
+      }
+    }
+  });
+
+  it('the XML reader drops blanks before the first < even when they come in several writes, and nothing after it', () => {
+    const reader = new ReportXmlReader({ maxDepth: 8, maxTextLength: 100 });
+    for (const piece of ['', ' \t', '\r\n', '\ufeff', '  <?xml version="1.0"?>', '<feedback><record><a> x </a></record></feedback>']) reader.write(piece);
+    reader.end();
+    assert.deepEqual(JSON.parse(JSON.stringify(reader.blocks)), [{ name: 'record', value: { a: 'x' } }]);
+    const late = new ReportXmlReader({ maxDepth: 8, maxTextLength: 100 });
+    late.write('<feedback>');
+    assert.throws(() => late.write('<?xml version="1.0"?>'), /XML declaration/, 'a declaration after the first < is still wrong');
+  });
+
+  it('sniffing sees XML after spaces and byte order marks in any order; text before the < is not XML', () => {
+    assert.equal(sniff(new Uint8Array([0x20, 0x0a, ...BOM, 0x3c])), 'xml');
+    assert.equal(sniff(new Uint8Array([...BOM, 0x20, ...BOM, 0x09, 0x3c])), 'xml');
+    assert.equal(sniff(new Uint8Array([0x20, 0xef, 0xbb, 0x3c])), 'unknown', 'only a whole mark is skipped');
+    assert.equal(sniff(new Uint8Array([0x20, ...BOM, 0x41, 0x3c])), 'unknown');
+    assert.equal(sniff(new Uint8Array([...BOM, 0x20])), 'unknown', 'blanks alone are no XML');
+  });
+});
