@@ -144,9 +144,13 @@ export function buildReport(file: string, blocks: XmlBlock[], maxErrors: number)
   if (!meta) return { report: undefined, errors: [{ file, message: 'not a DMARC aggregate report: no report_metadata' }] };
   if (!meta.value) return { report: undefined, errors: [{ file, message: `report_metadata refused: ${meta.error}` }] };
   const m = meta.value;
-  const range = obj(m.date_range);
+  // A receiver spells it <data_range>: the obvious misspelling is read, and said.
+  const misspelt = m.date_range === undefined && m.data_range !== undefined;
+  const rangeName = misspelt ? 'data_range' : 'date_range';
+  const range = obj(misspelt ? m.data_range : m.date_range);
   const beginMs = epochMs(range.begin);
-  if (beginMs === undefined) return { report: undefined, errors: [{ file, message: `date_range begin "${text(range.begin).slice(0, 40)}" is not a time in seconds` }] };
+  if (beginMs === undefined) return { report: undefined, errors: [{ file, message: `${rangeName} begin "${text(range.begin).slice(0, 40)}" is not a time in seconds` }] };
+  if (misspelt) errors.push({ file, message: 'report_metadata has <data_range> where <date_range> belongs: read as its date range' });
   const endMs = epochMs(range.end) ?? beginMs;
   const orgName = text(m.org_name);
   const email = text(m.email);

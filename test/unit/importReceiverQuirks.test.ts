@@ -8,12 +8,24 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync, zipSync } from 'fflate';
 import { sniff } from '../../src/import/containers';
-import { ReportXmlReader } from '../../src/import/xmlReader';
+import { buildReport } from '../../src/import/reportMap';
+import { ReportXmlReader, type XmlBlock, type XmlObject } from '../../src/import/xmlReader';
 import { read, readOne, reportXml, rowsOf, utf8 } from './importHelpers';
 
 const QUIRKS = join(__dirname, '..', '..', 'test', 'fixtures', 'receiver-quirks');
 const fixture = (name: string): Uint8Array => new Uint8Array(readFileSync(join(QUIRKS, name)));
 const BOM = [0xef, 0xbb, 0xbf];
+
+const META: XmlObject = { org_name: 'Org', email: 'dmarc@org.example', report_id: 'r1', date_range: { begin: '1749513600', end: '1749599999' } };
+/** The metadata block with some children replaced (`undefined` leaves one out). */
+function meta(changes: Record<string, XmlObject[string] | undefined>): XmlBlock {
+  const value: XmlObject = { ...META };
+  for (const [k, v] of Object.entries(changes)) {
+    if (v === undefined) delete value[k];
+    else value[k] = v;
+  }
+  return { name: 'report_metadata', value };
+}
 
 describe('import: blanks before the XML declaration', () => {
   it('line breaks, spaces and a tab before <?xml …?> (fixture): the report is read whole, without a word', async () => {
@@ -59,5 +71,27 @@ describe('import: blanks before the XML declaration', () => {
     assert.equal(sniff(new Uint8Array([0x20, 0xef, 0xbb, 0x3c])), 'unknown', 'only a whole mark is skipped');
     assert.equal(sniff(new Uint8Array([0x20, ...BOM, 0x41, 0x3c])), 'unknown');
     assert.equal(sniff(new Uint8Array([...BOM, 0x20])), 'unknown', 'blanks alone are no XML');
+  });
+});
+
+describe('import: <data_range> for <date_range>', () => {
+  it('a report that spells <data_range> (fixture) is read, its rejected email shown, with a notice of that file', async () => {
+    const r = await read('data-range-misspelt.xml', fixture('data-range-misspelt.xml'));
+    assert.deepEqual(r.errors, [{ file: 'data-range-misspelt.xml', message: 'report_metadata has <data_range> where <date_range> belongs: read as its date range' }]);
+    assert.equal(r.reports.length, 1);
+    const [report] = r.reports;
+    assert.deepEqual([report!.begin, report!.end], ['2025-06-11T00:00:00.000Z', '2025-06-11T23:59:59.000Z']);
+    assert.deepEqual(report!.records.map((x) => [x.ipAddress, x.emails, x.category, x.date]), [['192.0.2.250', 1, 'rejected', '2025-06-11T00:00:00.000Z']]);
+  });
+
+  it('<date_range> wins when both are there (no notice); a bad begin inside <data_range> is named as it is spelt', () => {
+    const both = buildReport('f.xml', [meta({ date_range: { begin: '1749513600' }, data_range: { begin: '1749600000' } })], 20);
+    assert.deepEqual(both.errors, []);
+    assert.equal(both.report!.begin, '2025-06-10T00:00:00.000Z');
+    assert.deepEqual(buildReport('f.xml', [meta({ date_range: undefined, data_range: { begin: 'soon' } })], 20), {
+      report: undefined,
+      errors: [{ file: 'f.xml', message: 'data_range begin "soon" is not a time in seconds' }],
+    });
+    assert.deepEqual(buildReport('f.xml', [meta({ date_range: undefined })], 20).errors, [{ file: 'f.xml', message: 'date_range begin "" is not a time in seconds' }], 'neither: as before');
   });
 });
