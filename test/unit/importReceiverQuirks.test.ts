@@ -95,3 +95,64 @@ describe('import: <data_range> for <date_range>', () => {
     assert.deepEqual(buildReport('f.xml', [meta({ date_range: undefined })], 20).errors, [{ file: 'f.xml', message: 'date_range begin "" is not a time in seconds' }], 'neither: as before');
   });
 });
+
+describe('import: a message whose attachment is not what its name says', () => {
+  const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64').replace(/.{76}/g, '$&\r\n');
+  /** A message with these parts attached (base64); a part without a name has none in its headers. */
+  function message(parts: { type: string; name?: string; body: Uint8Array }[]): Uint8Array {
+    const head = 'From: reports@receiver.example\r\nTo: dmarc@example.com\r\nSubject: Report\r\nMIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary="B"\r\n\r\n';
+    const body = parts
+      .map((p) => `--B\r\nContent-Type: ${p.type}${p.name ? `; name="${p.name}"` : ''}\r\nContent-Disposition: attachment${p.name ? `; filename="${p.name}"` : ''}\r\nContent-Transfer-Encoding: base64\r\n\r\n${b64(p.body)}\r\n`)
+      .join('');
+    return utf8(`${head}${body}--B--\r\n`);
+  }
+
+  it('an .eml whose report.zip is no zip (fixture) names the attachment and says what it is instead', async () => {
+    assert.deepEqual(await read('zip-attachment-not-zip.eml', fixture('zip-attachment-not-zip.eml')), {
+      reports: [],
+      errors: [{
+        file: 'zip-attachment-not-zip.eml › report.zip',
+        message: 'report.zip is not a zip archive (79 bytes of text: "The attachment report.zip was removed by…")',
+      }],
+    });
+  });
+
+  it('by file name first, else by MIME type: a .gz, an .xml, a nameless application/zip; binary shown in hex, an empty part said', async () => {
+    const r = await read('m.eml', message([
+      { type: 'application/octet-stream', name: 'r.xml.gz', body: new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0]) },
+      { type: 'application/gzip', name: 'r.xml', body: utf8('Report not generated') },
+      { type: 'application/zip', body: new Uint8Array([0, 1, 2]) },
+      { type: 'application/x-gzip', name: 'no-extension', body: utf8('') },
+    ]));
+    assert.equal(r.reports.length, 0);
+    assert.deepEqual(r.errors, [
+      { file: 'm.eml › r.xml.gz', message: 'r.xml.gz is not a gzip file (10 bytes starting 89 50 4e 47 0d 0a 1a 0a …)' },
+      { file: 'm.eml › r.xml', message: 'r.xml is not XML (20 bytes of text: "Report not generated")' },
+      { file: 'm.eml › attachment 3', message: 'attachment 3 is not a zip archive (3 bytes starting 00 01 02)' },
+      { file: 'm.eml › no-extension', message: 'no-extension is not a gzip file (it is empty)' },
+    ]);
+  });
+
+  it('a report beside a broken .zip is read, and the .zip still said', async () => {
+    const r = await read('m.eml', message([
+      { type: 'application/zip', name: 'broken.zip', body: utf8('404 Not Found') },
+      { type: 'application/gzip', name: 'good.xml.gz', body: gzipSync(utf8(reportXml())) },
+    ]));
+    assert.deepEqual(r.reports.map((x) => x.file), ['m.eml › good.xml.gz']);
+    assert.deepEqual(r.errors, [{ file: 'm.eml › broken.zip', message: 'broken.zip is not a zip archive (13 bytes of text: "404 Not Found")' }]);
+  });
+
+  it('parts that claim no report’s kind stay silent beside a report; with none, the message names what it carries', async () => {
+    const logo = { type: 'image/png', name: 'logo.png', body: new Uint8Array([0x89, 0x50, 0x4e, 0x47]) };
+    const withReport = await read('m.eml', message([logo, { type: 'text/xml', name: 'r.xml', body: utf8(reportXml()) }]));
+    assert.deepEqual(withReport.errors, []);
+    assert.equal(withReport.reports.length, 1);
+    assert.deepEqual((await read('m.eml', message([logo, { type: 'application/pdf', name: 'a.pdf', body: utf8('%PDF-1.4') }]))).errors, [
+      { file: 'm.eml', message: 'the message carries no report (no XML, gzip or zip attachment; its attachments: logo.png, a.pdf)' },
+    ]);
+    const many = message(Array.from({ length: 7 }, (_, i) => ({ ...logo, name: `p${i}.png` })));
+    assert.deepEqual((await read('m.eml', many)).errors, [
+      { file: 'm.eml', message: 'the message carries no report (no XML, gzip or zip attachment; its attachments: p0.png, p1.png, p2.png, p3.png, p4.png and 2 more)' },
+    ]);
+  });
+});
