@@ -2,7 +2,7 @@
  * The blocks of one report's XML → an AggregateReport whose records are `DmarcRecord` rows, by
  * the table in the README ("Report files: how a record becomes a row"). A record that cannot be
  * read (no source IP, a bad `count`, refused by the XML reader's limits) is an error of its own;
- * the rest of the report is kept.
+ * the rest of the report is kept. An empty placeholder record (no source IP, count 0) is neither.
  */
 import type { DkimEntry, DmarcRecord } from '../api/types';
 import { categoryOf } from '../records/category';
@@ -132,6 +132,26 @@ export function mapRecord(raw: XmlObject, ctx: ReportContext): DmarcRecord {
   return record;
 }
 
+/** Whether a value holds any text, at any depth. */
+function hasText(v: XmlValue): boolean {
+  if (typeof v === 'string') return v.trim() !== '';
+  if (Array.isArray(v)) return v.some(hasText);
+  return Object.values(v).some(hasText);
+}
+
+/**
+ * An empty placeholder record, as some receivers send for a report with no mail in it: no
+ * source_ip and a count of 0, or no value at all. It stands for no email, so it is neither a row
+ * nor an error. A count of 0 with a source_ip is still a row; any other record without a
+ * source_ip is still an error.
+ */
+export function reportsNothing(raw: XmlObject): boolean {
+  const row = obj(raw.row);
+  if (text(row.source_ip) !== '') return false;
+  const count = text(row.count);
+  return /^0{1,16}$/.test(count) || (count === '' && !hasText(raw));
+}
+
 export interface BuiltReport {
   report: AggregateReport | undefined;
   errors: ImportError[];
@@ -168,6 +188,7 @@ export function buildReport(file: string, blocks: XmlBlock[], maxErrors: number)
     index++;
     let reason = b.error;
     if (b.value) {
+      if (reportsNothing(b.value)) continue;
       try {
         records.push(mapRecord(b.value, ctx));
         continue;

@@ -8,9 +8,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync, zipSync } from 'fflate';
 import { sniff } from '../../src/import/containers';
-import { buildReport } from '../../src/import/reportMap';
+import { buildReport, reportsNothing } from '../../src/import/reportMap';
 import { ReportXmlReader, type XmlBlock, type XmlObject } from '../../src/import/xmlReader';
-import { read, readOne, reportXml, rowsOf, utf8 } from './importHelpers';
+import { read, readOne, recordXml, reportXml, rowsOf, utf8 } from './importHelpers';
 
 const QUIRKS = join(__dirname, '..', '..', 'test', 'fixtures', 'receiver-quirks');
 const fixture = (name: string): Uint8Array => new Uint8Array(readFileSync(join(QUIRKS, name)));
@@ -154,5 +154,57 @@ describe('import: a message whose attachment is not what its name says', () => {
     assert.deepEqual((await read('m.eml', many)).errors, [
       { file: 'm.eml', message: 'the message carries no report (no XML, gzip or zip attachment; its attachments: p0.png, p1.png, p2.png, p3.png, p4.png and 2 more)' },
     ]);
+  });
+});
+
+describe('import: an empty placeholder record', () => {
+  it('a report whose one record is a blank count-0 placeholder (fixture) is a report with no row and no error', async () => {
+    const r = await readOne('empty-placeholder-record.xml', fixture('empty-placeholder-record.xml'));
+    assert.equal(r.reportId, 'quiet-empty-12');
+    assert.deepEqual(r.policy, { domain: 'example.com', p: 'quarantine' });
+    assert.deepEqual(r.records, []);
+  });
+
+  it('no source_ip with count 0 (however written, other fields filled or not), or no value at all, is nothing to report', () => {
+    const placeholders: XmlObject[] = [
+      { row: { source_ip: '', count: '0' } },
+      { row: { source_ip: ' ', count: ' 00 ', policy_evaluated: { disposition: 'none', dkim: 'fail', spf: 'fail' } }, identifiers: { header_from: 'example.com' } },
+      { row: { count: '0' } },
+      {},
+      { row: { source_ip: '', count: '', policy_evaluated: { disposition: '' } }, identifiers: { header_from: '' }, auth_results: { spf: [{ result: '' }, { domain: ' ' }] } },
+    ];
+    for (const value of placeholders) {
+      assert.ok(reportsNothing(value), JSON.stringify(value));
+      const built = buildReport('f.xml', [meta({}), { name: 'record', value }], 20);
+      assert.deepEqual(built.errors, [], JSON.stringify(value));
+      assert.deepEqual(built.report!.records, [], JSON.stringify(value));
+    }
+  });
+
+  it('a count-0 record with a source_ip is still a row; without a source_ip and with mail, or a value and no count, still an error', () => {
+    const withIp = buildReport('f.xml', [meta({}), { name: 'record', value: { row: { source_ip: '192.0.2.9', count: '0' } } }], 20);
+    assert.deepEqual(withIp.errors, []);
+    assert.deepEqual(withIp.report!.records.map((x) => [x.ipAddress, x.emails]), [['192.0.2.9', 0]]);
+    const still: XmlObject[] = [
+      { row: { source_ip: '', count: '5' } },
+      { row: { source_ip: '', count: 'zero' } },
+      { row: { source_ip: '' }, identifiers: { header_from: 'example.com' } },
+      { row: { source_ip: '', count: '' }, auth_results: { dkim: { domain: 'example.com' } } },
+    ];
+    for (const value of still) assert.equal(reportsNothing(value), false, JSON.stringify(value));
+    const built = buildReport('f.xml', [meta({}), ...still.map((value) => ({ name: 'record', value })), { name: 'record', value: { row: { count: '0' } } }, { name: 'record', value: undefined, error: 'too deep' }], 20);
+    assert.deepEqual(built.errors.map((e) => e.message), [
+      'record 1 left out: no source_ip',
+      'record 2 left out: no source_ip',
+      'record 3 left out: no source_ip',
+      'record 4 left out: no source_ip',
+      'record 6 left out: too deep',
+    ], 'a placeholder keeps its place in the numbering; a refused record is never taken for one');
+  });
+
+  it('a placeholder among real records: the real ones are rows, nothing else said', async () => {
+    const placeholder = '<record><row><source_ip/><count>0</count><policy_evaluated><disposition/><dkim/><spf/></policy_evaluated></row><identifiers><header_from/></identifiers><auth_results/></record>';
+    const r = await readOne('mixed.xml', utf8(reportXml({ records: [recordXml({ ip: '192.0.2.1', count: '3' }), placeholder, recordXml({ ip: '192.0.2.2', count: '4' })] })));
+    assert.deepEqual(r.records.map((x) => [x.ipAddress, x.emails]), [['192.0.2.1', 3], ['192.0.2.2', 4]]);
   });
 });
