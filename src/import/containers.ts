@@ -8,14 +8,17 @@ import { ImportFault } from './xmlReader';
 
 export type Kind = 'gzip' | 'zip' | 'xml' | 'text' | 'unknown';
 
-/** Gzip `1f 8b`, zip `PK\3\4` (or an empty zip's `PK\5\6`), XML `<` after a BOM and spaces. */
+/** Gzip `1f 8b`, zip `PK\3\4` (or an empty zip's `PK\5\6`), XML `<` after spaces and UTF-8 BOMs, in any order. */
 export function sniff(head: Uint8Array): Kind {
   if (head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b) return 'gzip';
   if (head.length >= 4 && head[0] === 0x50 && head[1] === 0x4b && (head[2] === 3 || head[2] === 5) && (head[3] === 4 || head[3] === 6)) return 'zip';
+  if ((head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff)) return 'xml'; // UTF-16
   let i = 0;
-  if (head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) i = 3;
-  else if ((head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff)) return 'xml'; // UTF-16
-  while (i < head.length && (head[i] === 0x20 || head[i] === 0x09 || head[i] === 0x0a || head[i] === 0x0d)) i++;
+  for (;;) {
+    if (head[i] === 0x20 || head[i] === 0x09 || head[i] === 0x0a || head[i] === 0x0d) i++;
+    else if (head[i] === 0xef && head[i + 1] === 0xbb && head[i + 2] === 0xbf) i += 3;
+    else break;
+  }
   if (i < head.length && head[i] === 0x3c) return 'xml';
   // A message starts with a header line `Name: value` (RFC 5322 field names are printable ASCII).
   let j = i;

@@ -15,7 +15,13 @@ import * as z from 'zod';
 import type { ImportResult } from './types';
 
 export const PARSED_FORMAT = 'dmarc-explorer/parsed-reports';
-export const PARSED_VERSION = 1;
+/**
+ * Raised whenever the reader reads some file differently (issue 43: blanks before the XML
+ * declaration, `data_range`, empty placeholder records), so that what an older reader made of an
+ * unchanged file (a report lost, an error that is none) is read again, not kept from the cache.
+ */
+export const PARSED_VERSION = 2;
+const VERSION_DIR = /^parsed-v\d+$/;
 /** A cache file larger than this is not read (a report file yields far less). */
 const MAX_CACHE_FILE_BYTES = 512 * 1024 * 1024;
 
@@ -73,7 +79,7 @@ export interface ParsedCache {
 export class DiskParsedCache implements ParsedCache {
   readonly dir: string;
 
-  constructor(baseDir: string, private readonly log: (line: string) => void = () => undefined) {
+  constructor(private readonly baseDir: string, private readonly log: (line: string) => void = () => undefined) {
     this.dir = join(baseDir, `parsed-v${PARSED_VERSION}`);
   }
 
@@ -122,6 +128,7 @@ export class DiskParsedCache implements ParsedCache {
 
   async prune(keep: Iterable<string>): Promise<void> {
     const wanted = new Set([...keep].map((p) => basename(this.fileOf(p))));
+    await this.dropOtherVersions();
     let names: string[];
     try {
       names = await readdir(this.dir);
@@ -133,7 +140,21 @@ export class DiskParsedCache implements ParsedCache {
 
   /** Forgets every parsed report (Remove on the last location, or a reset). */
   async clear(): Promise<void> {
+    await this.dropOtherVersions();
     await rm(this.dir, { recursive: true, force: true });
+  }
+
+  /** Removes the folders other versions of the cache left beside this one. */
+  private async dropOtherVersions(): Promise<void> {
+    let names: string[];
+    try {
+      names = await readdir(this.baseDir);
+    } catch {
+      return;
+    }
+    for (const n of names) {
+      if (VERSION_DIR.test(n) && n !== basename(this.dir)) await rm(join(this.baseDir, n), { recursive: true, force: true }).catch(() => undefined);
+    }
   }
 
   private async drop(file: string, why: string): Promise<void> {

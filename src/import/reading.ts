@@ -10,7 +10,7 @@
  */
 import type { AggregateReport, ImportError, ImportLimits } from './types';
 import { InflateBudget, gunzipInto, sniff, unzipInto, type ByteSink } from './containers';
-import { emlAttachments } from './eml';
+import { emlAttachments, notWhatItClaims } from './eml';
 import { buildReport } from './reportMap';
 import { ImportFault, ReportXmlReader } from './xmlReader';
 import { decoderFor, type ChunkDecoder } from './xmlText';
@@ -20,6 +20,8 @@ const MAX_ARCHIVE_DEPTH = 2;
 /** Text handed to the XML parser at once when the whole document is in memory. */
 const XML_SLICE = 1024 * 1024;
 const SNIFF_BYTES = 256;
+/** Attachments named in a message's "carries no report" before the rest are counted. */
+const MAX_NAMED = 5;
 
 function messageOf(e: unknown): string {
   const m = e instanceof Error ? e.message : String(e);
@@ -87,12 +89,23 @@ export class Reading {
 
   private async readMessage(label: string, bytes: Uint8Array, depth: number): Promise<void> {
     const before = this.reports.length + this.errors.length;
+    const passed: string[] = [];
     for (const a of await emlAttachments(bytes)) {
       const kind = sniff(a.content.subarray(0, SNIFF_BYTES));
+      if (kind === 'xml' || kind === 'gzip' || kind === 'zip') {
+        await this.readBytes(`${label} › ${a.name}`, a.content, depth, false);
+        continue;
+      }
+      // A part named or typed as a report that is none: said, with what it is instead.
+      const wrong = notWhatItClaims(a);
+      if (wrong !== undefined) this.error(`${label} › ${a.name}`, wrong);
       // Logos, signatures and the like travel beside reports; they are not errors.
-      if (kind === 'xml' || kind === 'gzip' || kind === 'zip') await this.readBytes(`${label} › ${a.name}`, a.content, depth, false);
+      else passed.push(a.name);
     }
-    if (this.reports.length + this.errors.length === before) this.error(label, 'the message carries no report (no XML, gzip or zip attachment)');
+    if (this.reports.length + this.errors.length === before) {
+      const names = passed.length > MAX_NAMED ? `${passed.slice(0, MAX_NAMED).join(', ')} and ${passed.length - MAX_NAMED} more` : passed.join(', ');
+      this.error(label, `the message carries no report (no XML, gzip or zip attachment${passed.length ? `; its attachments: ${names}` : ''})`);
+    }
   }
 
   /** A sink that decides by the first bytes: XML is parsed as it streams, archives are kept for later. */

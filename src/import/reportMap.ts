@@ -2,7 +2,7 @@
  * The blocks of one report's XML → an AggregateReport whose records are `DmarcRecord` rows, by
  * the table in the README ("Report files: how a record becomes a row"). A record that cannot be
  * read (no source IP, a bad `count`, refused by the XML reader's limits) is an error of its own;
- * the rest of the report is kept.
+ * the rest of the report is kept. An empty placeholder record (no source IP, count 0) is neither.
  */
 import type { DkimEntry, DmarcRecord } from '../api/types';
 import { categoryOf } from '../records/category';
@@ -132,6 +132,26 @@ export function mapRecord(raw: XmlObject, ctx: ReportContext): DmarcRecord {
   return record;
 }
 
+/** Whether a value holds any text, at any depth. */
+function hasText(v: XmlValue): boolean {
+  if (typeof v === 'string') return v.trim() !== '';
+  if (Array.isArray(v)) return v.some(hasText);
+  return Object.values(v).some(hasText);
+}
+
+/**
+ * An empty placeholder record, as some receivers send for a report with no mail in it: no
+ * source_ip and a count of 0, or no value at all. It stands for no email, so it is neither a row
+ * nor an error. A count of 0 with a source_ip is still a row; any other record without a
+ * source_ip is still an error.
+ */
+export function reportsNothing(raw: XmlObject): boolean {
+  const row = obj(raw.row);
+  if (text(row.source_ip) !== '') return false;
+  const count = text(row.count);
+  return /^0{1,16}$/.test(count) || (count === '' && !hasText(raw));
+}
+
 export interface BuiltReport {
   report: AggregateReport | undefined;
   errors: ImportError[];
@@ -144,9 +164,13 @@ export function buildReport(file: string, blocks: XmlBlock[], maxErrors: number)
   if (!meta) return { report: undefined, errors: [{ file, message: 'not a DMARC aggregate report: no report_metadata' }] };
   if (!meta.value) return { report: undefined, errors: [{ file, message: `report_metadata refused: ${meta.error}` }] };
   const m = meta.value;
-  const range = obj(m.date_range);
+  // A receiver spells it <data_range>: the obvious misspelling is read, and said.
+  const misspelt = m.date_range === undefined && m.data_range !== undefined;
+  const rangeName = misspelt ? 'data_range' : 'date_range';
+  const range = obj(misspelt ? m.data_range : m.date_range);
   const beginMs = epochMs(range.begin);
-  if (beginMs === undefined) return { report: undefined, errors: [{ file, message: `date_range begin "${text(range.begin).slice(0, 40)}" is not a time in seconds` }] };
+  if (beginMs === undefined) return { report: undefined, errors: [{ file, message: `${rangeName} begin "${text(range.begin).slice(0, 40)}" is not a time in seconds` }] };
+  if (misspelt) errors.push({ file, message: 'report_metadata has <data_range> where <date_range> belongs: read as its date range' });
   const endMs = epochMs(range.end) ?? beginMs;
   const orgName = text(m.org_name);
   const email = text(m.email);
@@ -164,6 +188,7 @@ export function buildReport(file: string, blocks: XmlBlock[], maxErrors: number)
     index++;
     let reason = b.error;
     if (b.value) {
+      if (reportsNothing(b.value)) continue;
       try {
         records.push(mapRecord(b.value, ctx));
         continue;

@@ -13,6 +13,9 @@
  *   and character references); a DOCTYPE that declares entities or names an external subset is
  *   refused outright. A block nested deeper than `maxDepth`, or with a text node longer than
  *   `maxTextLength`, is returned with an error instead of a value and the parse goes on.
+ * - Spaces, tabs, line breaks and byte order marks before the first `<` are dropped: XML wants
+ *   its declaration first, but receivers write a line break or a BOM before it, and nothing
+ *   before the root carries any of the report.
  */
 import { SaxesParser, type SaxesTagPlain } from 'saxes';
 
@@ -36,6 +39,9 @@ export class ImportFault extends Error {}
 const MAX_OUTER_DEPTH = 256;
 
 const hasOwn = Object.prototype.hasOwnProperty;
+
+/** The first character that is neither XML white space nor a byte order mark (U+FEFF). */
+const NOT_LEADING_BLANK = /[^ \t\r\n\ufeff]/;
 
 function localName(name: string): string {
   const i = name.indexOf(':');
@@ -96,6 +102,8 @@ export class ReportXmlReader {
   private refusedDepth = 0;
   private refusal: string | undefined;
   private outerDepth = 0;
+  /** Nothing but blanks (and byte order marks) written so far. */
+  private leading = true;
 
   constructor(private readonly limits: XmlReaderLimits) {
     this.parser = new SaxesParser({ xmlns: false, position: true });
@@ -127,6 +135,12 @@ export class ReportXmlReader {
 
   /** Feeds more of the document; throws (saxes' or our own error) when it cannot be read on. */
   write(chunk: string): void {
+    if (this.leading) {
+      const start = chunk.search(NOT_LEADING_BLANK);
+      if (start < 0) return;
+      this.leading = false;
+      if (start > 0) chunk = chunk.slice(start);
+    }
     this.parser.write(chunk);
   }
 

@@ -22,9 +22,9 @@ describe('import: the parsed-report cache on disk', () => {
   afterEach(() => rmSync(base, { recursive: true, force: true }));
 
   it('keeps one JSON file per report path, named by the path’s SHA-256, in a folder of its version', () => {
-    assert.equal(cache.dir, join(base, 'parsed-v1'));
+    assert.equal(cache.dir, join(base, 'parsed-v2'));
     const hash = createHash('sha256').update('/r/a.xml').digest('hex').slice(0, 32);
-    assert.equal(cache.fileOf('/r/a.xml'), join(base, 'parsed-v1', `${hash}.json`));
+    assert.equal(cache.fileOf('/r/a.xml'), join(base, 'parsed-v2', `${hash}.json`));
   });
 
   it('a hit needs the same path, size and mtime; anything else is a miss that logs nothing', async () => {
@@ -66,11 +66,11 @@ describe('import: the parsed-report cache on disk', () => {
   });
 
   it('a write that fails is logged and leaves no temporary file', async () => {
-    writeFileSync(join(base, 'parsed-v1'), 'a file where the folder should be');
+    writeFileSync(join(base, 'parsed-v2'), 'a file where the folder should be');
     await cache.put('/r/a.xml', 10, 20, RESULT);
     assert.equal(log.length, 1);
     assert.match(log[0]!, /^parsed-report cache write failed: E(EXIST|NOTDIR)\b/);
-    assert.deepEqual(readdirSync(base), ['parsed-v1']);
+    assert.deepEqual(readdirSync(base), ['parsed-v2']);
   });
 
   it('prune keeps only the named paths’ files; clear removes the folder', async () => {
@@ -81,6 +81,24 @@ describe('import: the parsed-report cache on disk', () => {
     await cache.clear();
     assert.equal(existsSync(cache.dir), false);
     await cache.prune([]);
+    assert.deepEqual(log, []);
+  });
+
+  it('what an older reader made of a file is not used: prune and clear remove the other versions’ folders, nothing else', async () => {
+    for (const old of ['parsed-v1', 'parsed-v7']) {
+      mkdirSync(join(base, old));
+      writeFileSync(join(base, old, 'x.json'), '{}');
+    }
+    mkdirSync(join(base, 'rdns'));
+    writeFileSync(join(base, 'parsed-v1.json'), 'not a version folder');
+    await cache.put('/r/a.xml', 1, 1, RESULT);
+    await cache.prune(['/r/a.xml']);
+    assert.deepEqual(readdirSync(base).sort(), ['parsed-v1.json', 'parsed-v2', 'rdns']);
+    assert.deepEqual(await cache.get('/r/a.xml', 1, 1), RESULT);
+    mkdirSync(join(base, 'parsed-v1'));
+    await cache.clear();
+    assert.deepEqual(readdirSync(base).sort(), ['parsed-v1.json', 'rdns']);
+    await new DiskParsedCache(join(base, 'missing')).prune([]);
     assert.deepEqual(log, []);
   });
 });
