@@ -10,28 +10,16 @@
  */
 import { AdviceTally, type PeriodHealth, type TallyOptions } from '../../../src/advice/tally';
 import { CLASS_INDEX } from '../../../src/advice/verdict';
-import { ROW_CLASSES } from '../../../src/advice/vocabulary';
 import { adviceCode } from './adviceLabels';
 import type { FieldIndex } from './fieldTypes';
 import type { RecordsModel } from './query';
+import { classIndexes, NO_CLASS } from './rowClasses';
 
 const COMPLIANT = CLASS_INDEX.compliant;
-/** Not a class: a class value outside the vocabulary. */
-const NO_CLASS = 255;
 
 /** Per dictionary code of a single-valued field, the advice code its label stands for. */
 function codesOf(field: FieldIndex): string[] {
   return field.dict.map((label) => adviceCode(label) ?? '');
-}
-
-function classesOf(field: FieldIndex): Uint8Array {
-  const out = new Uint8Array(field.dict.length + 1).fill(NO_CLASS);
-  field.dict.forEach((label, k) => {
-    const code = adviceCode(label);
-    const i = code === undefined ? -1 : (ROW_CLASSES as readonly string[]).indexOf(code);
-    if (i >= 0) out[k] = i;
-  });
-  return out;
 }
 
 /** Single-valued fields only (these all are): a multi-valued one would have no `codes[i]` per row. */
@@ -53,7 +41,7 @@ export function computeAdvice(rows: Uint32Array, model: RecordsModel, opts: Tall
   const from = single(fromField);
   const spf = single(spfField);
   const dkim = single(dkimField);
-  const classOf = classesOf(clsField);
+  const classOf = classIndexes(clsField);
   const spfCodes = codesOf(spfField);
   const dkimCodes = codesOf(dkimField);
   const srcDict = srcField.dict;
