@@ -177,6 +177,7 @@ export function registerAccountCommands(deps: AccountCommandDeps): vscode.Dispos
       const failed = checked.filter((e): e is ApiError => e !== undefined);
       if (failed.length === checked.length) {
         // Nothing read with the new key: say so before replacing a key that may be the right one.
+        // The safe action comes first: VS Code draws a notification's first action as its primary button.
         const refused = failed.every((e) => e.kind === 'forbidden');
         const save = vscode.l10n.t('Save Anyway');
         const edit = vscode.l10n.t('Edit Key');
@@ -185,8 +186,8 @@ export function registerAccountCommands(deps: AccountCommandDeps): vscode.Dispos
           refused
             ? vscode.l10n.t('The new key was refused for every organization of {0}: {1}', account.label, describeApiError(failed[0]))
             : vscode.l10n.t('The new key of {0} could not be checked: {1}', account.label, describeApiError(failed[0])),
-          save,
           edit,
+          save,
         );
         if (choice === edit) return updateApiKey(account, apiKey);
         if (choice !== save) return false;

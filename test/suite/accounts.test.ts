@@ -128,7 +128,7 @@ describe('accounts and keys (extension host, local API server)', () => {
     }
   });
 
-  it('Update API Key checks the new key first: refused everywhere → Edit Key (typed value kept) or Save Anyway', async () => {
+  it('Update API Key checks the new key first: refused everywhere → Edit Key (the primary button, typed value kept) or Save Anyway', async () => {
     const account = await acme();
     const secret = () => api.context.secrets.get(`dmarc.apiKey.${account.id}`);
     server.resetRequests();
@@ -136,7 +136,8 @@ describe('accounts and keys (extension host, local API server)', () => {
     let prompter = await runScripted(api, Commands.updateApiKey, ['garbage-key-123', 'Edit Key', KEY], { kind: 'account', account });
     const refused = prompter.asked.find((a) => a.kind === 'notify:error');
     assert.match(refused?.title ?? '', /^The new key was refused for every organization of Acme mail: .*\(HTTP 403\)/);
-    assert.deepEqual(refused?.actions, ['Save Anyway', 'Edit Key']);
+    // VS Code draws a notification's first action as its primary button: the safe one, not Save Anyway.
+    assert.deepEqual(refused?.actions, ['Edit Key', 'Save Anyway']);
     assert.deepEqual(prompter.asked.filter((a) => a.kind === 'input').map((a) => a.value), [undefined, 'garbage-key-123']);
     assert.equal(await secret(), KEY);
     assert.ok(server.requests.some((r) => r.status === 403) && server.requests.some((r) => r.status === 200), 'both keys were tried');
