@@ -111,25 +111,24 @@ export function registerAccountCommands(deps: AccountCommandDeps): vscode.Dispos
     });
   }
 
-  async function addOrganization(node?: unknown, typed?: { id: string; name: string }): Promise<void> {
+  /**
+   * Asks for the organization ID and checks it at once, before the display name: a typo is said
+   * at the ID step, not after a name was typed for it. Edit Organization ID asks again with the
+   * ID as typed, the box saying why it was refused (a warning: the same ID may be checked again,
+   * after the key was fixed).
+   */
+  async function addOrganization(node?: unknown, refused?: { id: string; why: string }): Promise<void> {
     const account = await pickAccount(node, vscode.l10n.t('Add Organization'));
     if (!account) return;
     const id = await deps.prompter().input({
       title: vscode.l10n.t('Add Organization to {0} (1/2)', account.label),
       prompt: vscode.l10n.t('Organization ID. Find it in your DMARC provider\u2019s organization settings, under General.'),
       placeHolder: vscode.l10n.t('organization ID'),
-      value: typed?.id,
-      validateInput: validateOrganizationId,
+      value: refused?.id,
+      validateInput: (v) => validateOrganizationId(v) ?? (refused && v.trim() === refused.id ? { message: refused.why, severity: vscode.InputBoxValidationSeverity.Warning } : undefined),
     });
     if (id === undefined) return;
     const organizationId = id.trim();
-    const name = await deps.prompter().input({
-      title: vscode.l10n.t('Add Organization to {0} (2/2)', account.label),
-      prompt: vscode.l10n.t('A display name for the tree (optional: leave empty to show the ID).'),
-      placeHolder: organizationId,
-      value: typed?.name,
-    });
-    if (name === undefined) return;
     const apiKey = await accounts.getKey(account.id);
     if (!apiKey) {
       void vscode.window.showErrorMessage(vscode.l10n.t('The API key of {0} is missing. Run "Update API Key".', account.label));
@@ -148,7 +147,7 @@ export function registerAccountCommands(deps: AccountCommandDeps): vscode.Dispos
         edit,
         update,
       );
-      if (choice === edit) await addOrganization({ kind: 'account', account }, { id: organizationId, name });
+      if (choice === edit) await addOrganization({ kind: 'account', account }, { id: organizationId, why: describeApiError(problem) });
       else if (choice === update) await vscode.commands.executeCommand(Commands.updateApiKey, { kind: 'account', account });
       return;
     }
@@ -157,6 +156,12 @@ export function registerAccountCommands(deps: AccountCommandDeps): vscode.Dispos
       const choice = await deps.prompter().notify('warning', vscode.l10n.t('Could not check access to {0}: {1}', organizationId, describeApiError(problem)), add);
       if (choice !== add) return;
     }
+    const name = await deps.prompter().input({
+      title: vscode.l10n.t('Add Organization to {0} (2/2)', account.label),
+      prompt: vscode.l10n.t('A display name for the tree (optional: leave empty to show the ID).'),
+      placeHolder: organizationId,
+    });
+    if (name === undefined) return;
     await accounts.addOrganization(account.id, { id: organizationId, name: name.trim() || undefined });
     log.info(`organization ${organizationId} added to account "${account.label}"`);
   }
