@@ -250,7 +250,9 @@ export function registerAccountCommands(deps: AccountCommandDeps): vscode.Dispos
       if (!account) return;
       const ok = await deps.prompter().confirm(
         vscode.l10n.t('Remove the account "{0}"?', account.label),
-        vscode.l10n.t('Its API key is deleted from secret storage and its {0} organization(s) leave the tree. Report data stays with the provider.', account.organizations.length),
+        account.organizations.length === 1
+          ? vscode.l10n.t('Its API key is deleted from secret storage and its organization leaves the tree. Report data stays with the provider.')
+          : vscode.l10n.t('Its API key is deleted from secret storage and its {0} organizations leave the tree. Report data stays with the provider.', account.organizations.length),
         vscode.l10n.t('Remove'),
       );
       if (!ok) return;
@@ -310,12 +312,16 @@ export function registerAccountCommands(deps: AccountCommandDeps): vscode.Dispos
       const failed = account.organizations.map((org, i) => ({ org, problem: checked[i] })).filter((r) => r.problem);
       // Success needs no pop-up: the progress notification just closed and the tree is unchanged.
       if (failed.length === 0) {
-        deps.prompter().status(vscode.l10n.t('{0}: connected, the key reads all {1} organization(s).', account.label, checked.length));
+        deps.prompter().status(checked.length === 1
+          ? vscode.l10n.t('{0}: connected, the key reads its organization.', account.label)
+          : vscode.l10n.t('{0}: connected, the key reads all {1} organizations.', account.label, checked.length));
       } else {
+        const details = failed.map((f) => `${organizationLabel(f.org)}: ${describeApiError(f.problem)}`).join(' · ');
         void deps.prompter().notify(
           'error',
-          vscode.l10n.t('{0}: {1} of {2} organization(s) failed. {3}', account.label, failed.length, checked.length,
-            failed.map((f) => `${organizationLabel(f.org)}: ${describeApiError(f.problem)}`).join(' · ')),
+          checked.length === 1
+            ? vscode.l10n.t('{0}: the organization failed. {1}', account.label, details)
+            : vscode.l10n.t('{0}: {1} of {2} organizations failed. {3}', account.label, failed.length, checked.length, details),
         );
       }
     }),

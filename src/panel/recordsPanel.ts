@@ -21,6 +21,7 @@ import { PanelStatus } from './panelStatus';
 import { escapeHtml, panelHtml } from './panelHtml';
 import { identityOf, type PanelTarget } from './panelIdentity';
 import { wakeSignal, type Busy } from '../shared/busy';
+import { englishCount } from '../ui/counted';
 
 export type { PanelTarget } from './panelIdentity';
 
@@ -187,11 +188,11 @@ export class RecordsPanel implements vscode.Disposable {
         if (rows.length === 0) throw new Error(vscode.l10n.t('No rows to export: select rows first.'));
         const outcome = await openExport(rows, m.format, `dmarc-${this.target.org.name ?? this.target.org.id}`);
         if (outcome.kind === 'cancelled') {
-          this.deps.log.info(`export of ${rows.length} ${m.what} row(s) as ${m.format.toUpperCase()} cancelled`);
+          this.deps.log.info(`export of ${englishCount(rows.length, `${m.what} row`)} as ${m.format.toUpperCase()} cancelled`);
           void this.post({ type: 'response', requestId: m.requestId, ok: false, error: vscode.l10n.t('The export was cancelled.') });
           return;
         }
-        this.deps.log.info(`exported ${rows.length} ${m.what} row(s) as ${m.format.toUpperCase()}${outcome.kind === 'file' ? ' to a file' : ''}`);
+        this.deps.log.info(`exported ${englishCount(rows.length, `${m.what} row`)} as ${m.format.toUpperCase()}${outcome.kind === 'file' ? ' to a file' : ''}`);
         void this.post({ type: 'response', requestId: m.requestId, ok: true, result: { count: rows.length } });
         return;
       }
@@ -206,14 +207,14 @@ export class RecordsPanel implements vscode.Disposable {
       case 'exportGroups': {
         if (m.rows.length === 0) throw new Error(vscode.l10n.t('No groups to export.'));
         await openGroupsExport(m.title, m.rows, m.format, `dmarc-${this.target.org.name ?? this.target.org.id}-groups`);
-        this.deps.log.info(`exported ${m.rows.length} group(s) as ${m.format.toUpperCase()}`);
+        this.deps.log.info(`exported ${englishCount(m.rows.length, 'group')} as ${m.format.toUpperCase()}`);
         void this.post({ type: 'response', requestId: m.requestId, ok: true, result: { count: m.rows.length } });
         return;
       }
       case 'exportAdvice': {
         if (m.rows.length === 0) throw new Error(vscode.l10n.t('No sources to export: every source is Compliant.'));
         await openAdviceExport(m.title, m.rows, m.format, `dmarc-${this.target.org.name ?? this.target.org.id}-advice`);
-        this.deps.log.info(`exported the advice on ${m.rows.length} source(s) as ${m.format.toUpperCase()}`);
+        this.deps.log.info(`exported the advice on ${englishCount(m.rows.length, 'source')} as ${m.format.toUpperCase()}`);
         void this.post({ type: 'response', requestId: m.requestId, ok: true, result: { count: m.rows.length } });
         return;
       }
@@ -290,7 +291,9 @@ export class RecordsPanel implements vscode.Disposable {
         const inRange = first.whole ? data.records.filter((r) => r.dateMs >= s && r.dateMs <= e) : data.records;
         records = source !== undefined ? inRange.filter((r) => r.source === source) : inRange;
       }
-      if (data.rejected.count) notices.push(vscode.l10n.t('{0} malformed row(s) in the response were left out. First: {1}', data.rejected.count, data.rejected.samples.map((x) => `#${x.index} ${x.reason}`).join('; ')));
+      const samples = data.rejected.samples.map((x) => `#${x.index} ${x.reason}`).join('; ');
+      if (data.rejected.count === 1) notices.push(vscode.l10n.t('1 malformed row in the response was left out: {0}', samples));
+      else if (data.rejected.count) notices.push(vscode.l10n.t('{0} malformed rows in the response were left out. First: {1}', data.rejected.count, samples));
       for (const w of data.warnings) notices.push(w.message);
     } catch (err) {
       if (seq !== this.loadSeq) return;

@@ -164,7 +164,8 @@ describe('accounts and keys (extension host, local API server)', () => {
     const prompter = await runScripted(api, Commands.testConnection, [], { kind: 'account', account });
     assert.equal(server.requests.filter((r) => r.status === 200).length, account.organizations.length);
     assert.deepEqual(prompter.asked.map((a) => a.kind), ['status']);
-    assert.equal(prompter.asked[0]!.title, `${account.label}: connected, the key reads all ${account.organizations.length} organization(s).`);
+    const n = account.organizations.length;
+    assert.equal(prompter.asked[0]!.title, n === 1 ? `${account.label}: connected, the key reads its organization.` : `${account.label}: connected, the key reads all ${n} organizations.`);
   });
 
   it('cached records are dropped (memory and disk) on Update API Key, Remove Organization and Remove Account', async () => {

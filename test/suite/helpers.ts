@@ -98,6 +98,11 @@ export async function removeAllAccounts(api: DmarcExplorerApi): Promise<void> {
   for (const a of api.accounts.list()) await api.accounts.remove(a.id);
 }
 
+/** "1 report", "6 reports": a count as the extension words it in English (never "report(s)"). */
+export function counted(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
 /** Waits until `f` gives something truthy (polling every 50 ms), and gives it; fails after `ms`. */
 export async function until<T>(f: () => T | undefined | Promise<T | undefined>, what: string, ms = 30_000): Promise<T> {
   const deadline = Date.now() + ms;
