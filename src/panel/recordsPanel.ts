@@ -30,7 +30,7 @@ export const PANEL_VIEW_TYPE = 'dmarc.records';
 export interface PanelDeps {
   extensionUri: vscode.Uri;
   /** Accounts (the report files one included) and their keys. */
-  accounts: AccountLookup;
+  accounts: Pick<AccountLookup, 'get' | 'getKey' | 'ready'>;
   store: RecordStore;
   log: vscode.LogOutputChannel;
   /** Where the user's column layout is kept (globalState): one layout for every panel. */

@@ -114,6 +114,17 @@ describe('report files (extension host)', () => {
     panel.panel.dispose();
   });
 
+  it('Fetch Records for Date Range… offers the report files’ domains, and reads the range from the files', async () => {
+    await opened();
+    assert.deepEqual(api.accounts.list(), [], 'no API account: the domain is the one organization');
+    // With one organization the range step names it (and with several, it is among them).
+    const prompter = await runScripted(api, Commands.fetchRange, ['Custom range…', '2000-01-01', new Date().toISOString().slice(0, 10)]);
+    assert.deepEqual(prompter.asked.map((a) => [a.kind, a.title]).slice(0, 1), [['pick', 'Fetch Records of example.com: range']]);
+    const panel = await until(() => api.panels.all.find((p) => p.identity.organizationId === 'example.com' && p.identity.start === '2000-01-01T00:00:00.000Z'), 'the panel');
+    await until(() => panel.rows.length === expected.rows || undefined, 'every row of the files in the panel');
+    panel.panel.dispose();
+  });
+
   it('reverse DNS (a canned table injected): sources are named from the PTR names; the parsed reports come from the cache', async () => {
     await opened(); // read once already (by the first test, or here): the next read comes from the cache
     const asked: string[] = [];
