@@ -18,6 +18,7 @@ import { startPerfTrace } from './perf';
 import { REPORT_FILES_ID, ReportFiles, withReportFiles } from './reportFiles/reportFiles';
 import { registerReportCommands, reportDropController } from './reportFiles/reportCommands';
 import { ptrResolver } from './reportFiles/resolver';
+import { englishCount } from './ui/counted';
 import type { PtrResolver } from './import/rdns';
 
 /**
@@ -179,8 +180,9 @@ export function activate(context: vscode.ExtensionContext): DmarcExplorerApi | u
         return { files, bytes };
       }
       await disk.clear();
-      log.info(`disk cache cleared: ${files} file(s), ${bytes} bytes`);
-      void prompter.notify('info', vscode.l10n.t('Removed {0} cached period(s) ({1} MB) from disk. Periods open now stay in memory; the others are fetched again when next opened.', files, (bytes / 1048576).toFixed(1)));
+      log.info(`disk cache cleared: ${englishCount(files, 'file')}, ${bytes} bytes`);
+      const periods = files === 1 ? vscode.l10n.t('1 cached period') : vscode.l10n.t('{0} cached periods', files);
+      void prompter.notify('info', vscode.l10n.t('Removed {0} ({1} MB) from disk. Periods open now stay in memory; the others are fetched again when next opened.', periods, (bytes / 1048576).toFixed(1)));
       return { files, bytes };
     }),
     vscode.commands.registerCommand(Commands.refreshItem, (node?: Node) => node && tree.refreshBucket(node)),

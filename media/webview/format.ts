@@ -4,34 +4,12 @@
  */
 import * as l10n from '@vscode/l10n';
 import type { BuiltinGroupField, ColumnId, FacetId } from '../../src/shared/columns';
+import { columnLabels } from '../../src/shared/columnLabels';
 import { RateFormat } from '../../src/shared/percent';
 import { adviceTone } from './data/adviceLabels';
 
-export const COLUMN_LABELS: Record<ColumnId, string> = {
-  source: l10n.t('Source'),
-  ipAddress: l10n.t('IP Address'),
-  emails: l10n.t('Emails'),
-  dmarcResult: l10n.t('DMARC'),
-  alignedSpf: l10n.t('Aligned SPF'),
-  alignedDkim: l10n.t('Aligned DKIM'),
-  dmarc: l10n.t('Disposition'),
-  date: l10n.t('Date'),
-  rowClass: l10n.t('Class'),
-  spfReason: l10n.t('Why SPF'),
-  dkimReason: l10n.t('Why DKIM'),
-  category: l10n.t('Category'),
-  visibleFrom: l10n.t('Header From'),
-  dkimDomains: l10n.t('DKIM Signatures'),
-  dkimAligned: l10n.t('Aligned Signature'),
-  returnPath: l10n.t('Return-Path'),
-  reporter: l10n.t('Reporter'),
-  to: l10n.t('To'),
-  ipCountryCode: l10n.t('Country'),
-  rdns: l10n.t('Reverse DNS'),
-  spf: l10n.t('SPF'),
-  dkim: l10n.t('DKIM Results'),
-  override: l10n.t('Override'),
-};
+/** The column headers: the same names the host's CSV export uses (src/shared/columnLabels.ts). */
+export const COLUMN_LABELS: Record<ColumnId, string> = columnLabels();
 
 export const FACET_LABELS: Record<FacetId, string> = {
   rowClass: l10n.t('Class'),

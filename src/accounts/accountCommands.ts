@@ -111,25 +111,24 @@ export function registerAccountCommands(deps: AccountCommandDeps): vscode.Dispos
     });
   }
 
-  async function addOrganization(node?: unknown, typed?: { id: string; name: string }): Promise<void> {
+  /**
+   * Asks for the organization ID and checks it at once, before the display name: a typo is said
+   * at the ID step, not after a name was typed for it. Edit Organization ID asks again with the
+   * ID as typed, the box saying why it was refused (a warning: the same ID may be checked again,
+   * after the key was fixed).
+   */
+  async function addOrganization(node?: unknown, refused?: { id: string; why: string }): Promise<void> {
     const account = await pickAccount(node, vscode.l10n.t('Add Organization'));
     if (!account) return;
     const id = await deps.prompter().input({
       title: vscode.l10n.t('Add Organization to {0} (1/2)', account.label),
       prompt: vscode.l10n.t('Organization ID. Find it in your DMARC provider\u2019s organization settings, under General.'),
       placeHolder: vscode.l10n.t('organization ID'),
-      value: typed?.id,
-      validateInput: validateOrganizationId,
+      value: refused?.id,
+      validateInput: (v) => validateOrganizationId(v) ?? (refused && v.trim() === refused.id ? { message: refused.why, severity: vscode.InputBoxValidationSeverity.Warning } : undefined),
     });
     if (id === undefined) return;
     const organizationId = id.trim();
-    const name = await deps.prompter().input({
-      title: vscode.l10n.t('Add Organization to {0} (2/2)', account.label),
-      prompt: vscode.l10n.t('A display name for the tree (optional: leave empty to show the ID).'),
-      placeHolder: organizationId,
-      value: typed?.name,
-    });
-    if (name === undefined) return;
     const apiKey = await accounts.getKey(account.id);
     if (!apiKey) {
       void vscode.window.showErrorMessage(vscode.l10n.t('The API key of {0} is missing. Run "Update API Key".', account.label));
@@ -148,7 +147,7 @@ export function registerAccountCommands(deps: AccountCommandDeps): vscode.Dispos
         edit,
         update,
       );
-      if (choice === edit) await addOrganization({ kind: 'account', account }, { id: organizationId, name });
+      if (choice === edit) await addOrganization({ kind: 'account', account }, { id: organizationId, why: describeApiError(problem) });
       else if (choice === update) await vscode.commands.executeCommand(Commands.updateApiKey, { kind: 'account', account });
       return;
     }
@@ -157,6 +156,12 @@ export function registerAccountCommands(deps: AccountCommandDeps): vscode.Dispos
       const choice = await deps.prompter().notify('warning', vscode.l10n.t('Could not check access to {0}: {1}', organizationId, describeApiError(problem)), add);
       if (choice !== add) return;
     }
+    const name = await deps.prompter().input({
+      title: vscode.l10n.t('Add Organization to {0} (2/2)', account.label),
+      prompt: vscode.l10n.t('A display name for the tree (optional: leave empty to show the ID).'),
+      placeHolder: organizationId,
+    });
+    if (name === undefined) return;
     await accounts.addOrganization(account.id, { id: organizationId, name: name.trim() || undefined });
     log.info(`organization ${organizationId} added to account "${account.label}"`);
   }
@@ -177,6 +182,7 @@ export function registerAccountCommands(deps: AccountCommandDeps): vscode.Dispos
       const failed = checked.filter((e): e is ApiError => e !== undefined);
       if (failed.length === checked.length) {
         // Nothing read with the new key: say so before replacing a key that may be the right one.
+        // The safe action comes first: VS Code draws a notification's first action as its primary button.
         const refused = failed.every((e) => e.kind === 'forbidden');
         const save = vscode.l10n.t('Save Anyway');
         const edit = vscode.l10n.t('Edit Key');
@@ -185,8 +191,8 @@ export function registerAccountCommands(deps: AccountCommandDeps): vscode.Dispos
           refused
             ? vscode.l10n.t('The new key was refused for every organization of {0}: {1}', account.label, describeApiError(failed[0]))
             : vscode.l10n.t('The new key of {0} could not be checked: {1}', account.label, describeApiError(failed[0])),
-          save,
           edit,
+          save,
         );
         if (choice === edit) return updateApiKey(account, apiKey);
         if (choice !== save) return false;
@@ -244,7 +250,9 @@ export function registerAccountCommands(deps: AccountCommandDeps): vscode.Dispos
       if (!account) return;
       const ok = await deps.prompter().confirm(
         vscode.l10n.t('Remove the account "{0}"?', account.label),
-        vscode.l10n.t('Its API key is deleted from secret storage and its {0} organization(s) leave the tree. Report data stays with the provider.', account.organizations.length),
+        account.organizations.length === 1
+          ? vscode.l10n.t('Its API key is deleted from secret storage and its organization leaves the tree. Report data stays with the provider.')
+          : vscode.l10n.t('Its API key is deleted from secret storage and its {0} organizations leave the tree. Report data stays with the provider.', account.organizations.length),
         vscode.l10n.t('Remove'),
       );
       if (!ok) return;
@@ -304,12 +312,16 @@ export function registerAccountCommands(deps: AccountCommandDeps): vscode.Dispos
       const failed = account.organizations.map((org, i) => ({ org, problem: checked[i] })).filter((r) => r.problem);
       // Success needs no pop-up: the progress notification just closed and the tree is unchanged.
       if (failed.length === 0) {
-        deps.prompter().status(vscode.l10n.t('{0}: connected, the key reads all {1} organization(s).', account.label, checked.length));
+        deps.prompter().status(checked.length === 1
+          ? vscode.l10n.t('{0}: connected, the key reads its organization.', account.label)
+          : vscode.l10n.t('{0}: connected, the key reads all {1} organizations.', account.label, checked.length));
       } else {
+        const details = failed.map((f) => `${organizationLabel(f.org)}: ${describeApiError(f.problem)}`).join(' · ');
         void deps.prompter().notify(
           'error',
-          vscode.l10n.t('{0}: {1} of {2} organization(s) failed. {3}', account.label, failed.length, checked.length,
-            failed.map((f) => `${organizationLabel(f.org)}: ${describeApiError(f.problem)}`).join(' · ')),
+          checked.length === 1
+            ? vscode.l10n.t('{0}: the organization failed. {1}', account.label, details)
+            : vscode.l10n.t('{0}: {1} of {2} organizations failed. {3}', account.label, failed.length, checked.length, details),
         );
       }
     }),

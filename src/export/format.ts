@@ -3,7 +3,9 @@
  * JSON is the records exactly as the server sent them, one record per line inside the array
  * (valid JSON that an editor opens quickly: a tenth of the lines of a pretty-printed array); CSV
  * is one line per record with the documented fields, then every other field the server sent
- * (such as `reportId`), so it carries what the JSON does.
+ * (such as `reportId`), so it carries what the JSON does. The documented fields' header cells are
+ * the records table's column names ("Header From", "Aligned SPF": src/shared/columnLabels.ts), as
+ * the user knows them; JSON keeps the server's keys, and so do the extra fields' cells.
  *
  * Both come as a whole string (`toJson`, `toCsv`) or as an async sequence of pieces
  * (`jsonChunks`, `csvChunks`) built in slices of at most `SLICE_MS` that yield the event loop
@@ -12,6 +14,8 @@
 import { rawField, rawKeys, rawOf } from '../api/rawRow';
 import type { DmarcRecord } from '../api/types';
 import { KNOWN_FIELDS } from '../records/tuple';
+import { columnLabels } from '../shared/columnLabels';
+import type { ColumnId } from '../shared/columns';
 
 /** How long one slice of an export build may run before it yields the event loop (ms). */
 export const SLICE_MS = 12;
@@ -94,6 +98,19 @@ export const CSV_COLUMNS = [
   'emails', 'category', 'date', 'dmarc', 'alignedSpf', 'alignedDkim', 'spf', 'dkims',
 ] as const;
 
+/** The table's column each CSV column is named after: `dkims` holds what DKIM Signatures shows. */
+const CSV_COLUMN_IDS: Record<(typeof CSV_COLUMNS)[number], ColumnId> = {
+  source: 'source', reporter: 'reporter', visibleFrom: 'visibleFrom', returnPath: 'returnPath', to: 'to',
+  ipAddress: 'ipAddress', ipCountryCode: 'ipCountryCode', rdns: 'rdns', emails: 'emails', category: 'category',
+  date: 'date', dmarc: 'dmarc', alignedSpf: 'alignedSpf', alignedDkim: 'alignedDkim', spf: 'spf', dkims: 'dkimDomains',
+};
+
+/** The documented columns' header cells: the table's column names, in the language loaded. */
+export function csvColumnNames(): string[] {
+  const labels = columnLabels();
+  return CSV_COLUMNS.map((c) => labels[CSV_COLUMN_IDS[c]]);
+}
+
 function cell(record: DmarcRecord, column: (typeof CSV_COLUMNS)[number]): string {
   switch (column) {
     case 'rdns':
@@ -136,7 +153,7 @@ function csvLine(r: DmarcRecord, extras: readonly string[]): string {
 }
 
 function csvHeader(extras: readonly string[]): string {
-  return [...CSV_COLUMNS, ...extras].map(csvField).join(',');
+  return [...csvColumnNames(), ...extras].map(csvField).join(',');
 }
 
 export function toCsv(records: readonly DmarcRecord[]): string {

@@ -70,7 +70,8 @@ export function registerPanelCommands(deps: PanelCommandDeps): vscode.Disposable
 
   return [
     vscode.commands.registerCommand(Commands.fetchRange, async (preset?: unknown) => {
-      const orgs = deps.accounts.list().flatMap((account) =>
+      // The report files' domains are offered too: a range of them reads the files, as Open Records does.
+      const orgs = deps.lookup.list().flatMap((account) =>
         account.organizations.map((org) => ({ label: organizationLabel(org), description: `${org.id} · ${account.label}`, account, org })),
       );
       // From a records panel (its empty state): that panel's organization, when it is one of these.
@@ -88,7 +89,7 @@ export function registerPanelCommands(deps: PanelCommandDeps): vscode.Disposable
       if (!picked) return;
       const range = await pickRange(picked.label);
       if (!range) return;
-      const apiKey = await deps.accounts.getKey(picked.account.id);
+      const apiKey = await deps.lookup.getKey(picked.account.id);
       if (!apiKey) {
         void vscode.window.showErrorMessage(vscode.l10n.t('The API key of {0} is missing. Run "Update API Key".', picked.account.label));
         return;

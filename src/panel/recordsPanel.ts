@@ -17,9 +17,11 @@ import { Commands } from '../commands';
 import { perfMark } from '../perf';
 import { RowSender } from './rowSender';
 import { MessageGate } from './messageGate';
+import { PanelStatus } from './panelStatus';
 import { escapeHtml, panelHtml } from './panelHtml';
 import { identityOf, type PanelTarget } from './panelIdentity';
 import { wakeSignal, type Busy } from '../shared/busy';
+import { englishCount } from '../ui/counted';
 
 export type { PanelTarget } from './panelIdentity';
 
@@ -28,7 +30,7 @@ export const PANEL_VIEW_TYPE = 'dmarc.records';
 export interface PanelDeps {
   extensionUri: vscode.Uri;
   /** Accounts (the report files one included) and their keys. */
-  accounts: AccountLookup;
+  accounts: Pick<AccountLookup, 'get' | 'getKey' | 'ready'>;
   store: RecordStore;
   log: vscode.LogOutputChannel;
   /** Where the user's column layout is kept (globalState): one layout for every panel. */
@@ -44,8 +46,11 @@ const LAYOUT_KEY = 'dmarc.panel.columnLayout';
 /** One records panel: loads its range through the record store and serves its webview. */
 export class RecordsPanel implements vscode.Disposable {
   private readonly sender: RowSender;
-  /** The webview's script has said ready (messages reach it); before, status messages are held. */
+  /** The webview's script has said ready once (messages reach it); before, only rows are posted. */
   private ready = false;
+  /** The load's state, notices and stated policy: posted again after init on every ready (panelStatus.ts). */
+  private readonly status = new PanelStatus();
+  /** Answers and commands posted before the webview was first ready: posted once when it is. */
   private held: HostMessage[] = [];
   /** The load under way or done last. */
   private loading: Promise<void> | undefined;
@@ -104,17 +109,20 @@ export class RecordsPanel implements vscode.Disposable {
 
   private post(message: HostMessage): Thenable<boolean> {
     if (this.disposed) return Promise.resolve(false);
-    // Until its script said ready, the webview may miss messages: keep the last status for then
-    // (rows go out at once: the webview asks again for any it missed).
+    const isStatus = this.status.note(message);
+    // Until its script said ready, the webview may miss messages: the status goes after init
+    // (rows go out at once: the webview asks again for any it missed). A marks or thresholds
+    // message may go: init carries both as they are then.
     if (!this.ready && message.type !== 'rows') {
-      // Notices add up; the advice's (thresholds, published policy) is not a status: it stays beside the last one.
-      // A held marks or thresholds message may go: init, sent on ready, carries both as they are then.
-      if (message.type === 'notices') this.held = [...this.held, message];
-      else if (message.type === 'advice') this.held = [...this.held.filter((m) => m.type !== 'advice' || (message.published === undefined ? m.published !== undefined : m.thresholds !== undefined)), message];
-      else this.held = [...this.held.filter((m) => m.type === 'advice'), message];
+      if (!isStatus && message.type !== 'advice') this.held.push(message);
       return Promise.resolve(true);
     }
-    return this.panel.webview.postMessage(message);
+    return this.send(message);
+  }
+
+  /** Posts as it is: a message told again, already noted. */
+  private send(message: HostMessage): Thenable<boolean> {
+    return this.disposed ? Promise.resolve(false) : this.panel.webview.postMessage(message);
   }
 
   /** Every message from the webview is untrusted: validated, and ignored (logged) when invalid. */
@@ -135,14 +143,16 @@ export class RecordsPanel implements vscode.Disposable {
     switch (m.type) {
       case 'ready':
         perfMark('panelReady');
-        // Ready first, so that init goes out at once and the status held so far follows it.
+        // Ready first, so that init goes out at once and the status follows it. A page says ready
+        // again when VS Code rebuilt it (a hidden tab brought forward): it knows nothing but
+        // its own HTML then, and what was posted while it was hidden was dropped.
         this.ready = true;
         void this.post({ ...this.init(), rows: this.sender.syncPoint() });
-        for (const m of this.held.splice(0)) void this.post(m);
+        for (const m of [...this.status.messages(), ...this.held.splice(0)]) void this.send(m);
         await (this.loading ?? this.load(false));
         return;
       case 'resend':
-        this.sender.resendFrom(m.load, m.from);
+        if (this.sender.resendFrom(m.load, m.from)) void this.partialErrorAfterRows(m.load);
         return;
       case 'rowsBehind':
         this.sender.pageBehind(m.behind);
@@ -178,11 +188,11 @@ export class RecordsPanel implements vscode.Disposable {
         if (rows.length === 0) throw new Error(vscode.l10n.t('No rows to export: select rows first.'));
         const outcome = await openExport(rows, m.format, `dmarc-${this.target.org.name ?? this.target.org.id}`);
         if (outcome.kind === 'cancelled') {
-          this.deps.log.info(`export of ${rows.length} ${m.what} row(s) as ${m.format.toUpperCase()} cancelled`);
+          this.deps.log.info(`export of ${englishCount(rows.length, `${m.what} row`)} as ${m.format.toUpperCase()} cancelled`);
           void this.post({ type: 'response', requestId: m.requestId, ok: false, error: vscode.l10n.t('The export was cancelled.') });
           return;
         }
-        this.deps.log.info(`exported ${rows.length} ${m.what} row(s) as ${m.format.toUpperCase()}${outcome.kind === 'file' ? ' to a file' : ''}`);
+        this.deps.log.info(`exported ${englishCount(rows.length, `${m.what} row`)} as ${m.format.toUpperCase()}${outcome.kind === 'file' ? ' to a file' : ''}`);
         void this.post({ type: 'response', requestId: m.requestId, ok: true, result: { count: rows.length } });
         return;
       }
@@ -197,14 +207,14 @@ export class RecordsPanel implements vscode.Disposable {
       case 'exportGroups': {
         if (m.rows.length === 0) throw new Error(vscode.l10n.t('No groups to export.'));
         await openGroupsExport(m.title, m.rows, m.format, `dmarc-${this.target.org.name ?? this.target.org.id}-groups`);
-        this.deps.log.info(`exported ${m.rows.length} group(s) as ${m.format.toUpperCase()}`);
+        this.deps.log.info(`exported ${englishCount(m.rows.length, 'group')} as ${m.format.toUpperCase()}`);
         void this.post({ type: 'response', requestId: m.requestId, ok: true, result: { count: m.rows.length } });
         return;
       }
       case 'exportAdvice': {
         if (m.rows.length === 0) throw new Error(vscode.l10n.t('No sources to export: every source is Compliant.'));
         await openAdviceExport(m.title, m.rows, m.format, `dmarc-${this.target.org.name ?? this.target.org.id}-advice`);
-        this.deps.log.info(`exported the advice on ${m.rows.length} source(s) as ${m.format.toUpperCase()}`);
+        this.deps.log.info(`exported the advice on ${englishCount(m.rows.length, 'source')} as ${m.format.toUpperCase()}`);
         void this.post({ type: 'response', requestId: m.requestId, ok: true, result: { count: m.rows.length } });
         return;
       }
@@ -281,7 +291,9 @@ export class RecordsPanel implements vscode.Disposable {
         const inRange = first.whole ? data.records.filter((r) => r.dateMs >= s && r.dateMs <= e) : data.records;
         records = source !== undefined ? inRange.filter((r) => r.source === source) : inRange;
       }
-      if (data.rejected.count) notices.push(vscode.l10n.t('{0} malformed row(s) in the response were left out. First: {1}', data.rejected.count, data.rejected.samples.map((x) => `#${x.index} ${x.reason}`).join('; ')));
+      const samples = data.rejected.samples.map((x) => `#${x.index} ${x.reason}`).join('; ');
+      if (data.rejected.count === 1) notices.push(vscode.l10n.t('1 malformed row in the response was left out: {0}', samples));
+      else if (data.rejected.count) notices.push(vscode.l10n.t('{0} malformed rows in the response were left out. First: {1}', data.rejected.count, samples));
       for (const w of data.warnings) notices.push(w.message);
     } catch (err) {
       if (seq !== this.loadSeq) return;
@@ -302,6 +314,7 @@ export class RecordsPanel implements vscode.Disposable {
     if (streamed && !same) this.deps.log.warn(`records panel: ${sender.records.length} rows streamed, ${records.length} in the result; sending the result`);
     await sender.finish(same ? undefined : records);
     if (seq !== this.loadSeq) return;
+    this.status.loaded();
     perfMark('rowsSent', { rows: records.length });
     // Report files state the policy they were judged by; API rows state none (no pass over them).
     if (account.baseUrl !== 'file:') void this.post({ type: 'advice', published: { fromReports: false } });
@@ -309,6 +322,18 @@ export class RecordsPanel implements vscode.Disposable {
       const p = publishedOf(records);
       void this.post({ type: 'advice', published: { fromReports: true, ...(p.latest ? { latest: p.latest } : {}), byDomain: [...p.byDomain] } });
     }
+  }
+
+  /**
+   * A load that failed part-way keeps its rows in the page with a note only when the page has
+   * them: a rebuilt page asks for them again after init (and the error that followed it), so the
+   * error goes once more after the rows.
+   */
+  private async partialErrorAfterRows(load: number): Promise<void> {
+    const error = this.status.partialError();
+    if (!error || this.sender.load !== load) return;
+    await this.sender.finish(); // complete already: resolves once the rows asked for are posted
+    if (this.sender.load === load && this.status.partialError() === error) void this.send(error);
   }
 
   /**

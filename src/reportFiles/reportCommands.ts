@@ -4,6 +4,7 @@ import type { LoadStats } from '../import/library';
 import type { Prompter } from '../ui/prompter';
 import type { Node } from '../tree/nodes';
 import type { ReportFiles } from './reportFiles';
+import { englishCount, filesText, problemsText, reportsText } from '../ui/counted';
 
 const MIME_URI_LIST = 'text/uri-list';
 
@@ -11,7 +12,7 @@ const MIME_URI_LIST = 'text/uri-list';
 export function registerReportCommands(files: ReportFiles, prompter: () => Prompter, log: vscode.LogOutputChannel): vscode.Disposable[] {
   const open = async (paths: string[]): Promise<LoadStats | undefined> => {
     if (!paths.length) return undefined;
-    log.info(`report files opened: ${paths.length} location(s)`);
+    log.info(`report files opened: ${englishCount(paths.length, 'location')}`);
     void vscode.commands.executeCommand(`${'dmarc.explorer'}.focus`);
     const stats = await files.add(paths);
     if (stats) prompter().status(outcome(stats));
@@ -87,6 +88,6 @@ function fileUris(uris: readonly vscode.Uri[]): string[] {
 
 function outcome(s: LoadStats): string {
   return s.errors
-    ? vscode.l10n.t('$(file) {0} report(s) from {1} file(s), {2} problem(s): see Report Files', s.reports, s.files, s.errors)
-    : vscode.l10n.t('$(file) {0} report(s) from {1} file(s)', s.reports, s.files);
+    ? vscode.l10n.t('$(file) {0} from {1}, {2}: see Report Files', reportsText(s.reports), filesText(s.files), problemsText(s.errors))
+    : vscode.l10n.t('$(file) {0} from {1}', reportsText(s.reports), filesText(s.files));
 }

@@ -168,14 +168,20 @@ export class ReportFiles implements vscode.Disposable {
 /** What the panel and its commands need of accounts: AccountStore's, with the report files as one more. */
 export interface AccountLookup {
   get(accountId: string): Account | undefined;
+  /** Every account, the report files last (when any are open). */
+  list(): Account[];
   getKey(accountId: string): Thenable<string | undefined>;
   /** Resolves when accounts that load asynchronously (the report files) are there. */
   ready(): Promise<void>;
 }
 
-export function withReportFiles(accounts: { get(id: string): Account | undefined; getKey(id: string): Thenable<string | undefined> }, files: ReportFiles): AccountLookup {
+export function withReportFiles(accounts: { get(id: string): Account | undefined; list(): Account[]; getKey(id: string): Thenable<string | undefined> }, files: ReportFiles): AccountLookup {
   return {
     get: (id) => (id === REPORT_FILES_ID ? files.account() : accounts.get(id)),
+    list: () => {
+      const reports = files.account();
+      return reports ? [...accounts.list(), reports] : accounts.list();
+    },
     // Report files need no key; the store's fetch reads them from the library.
     getKey: (id) => (id === REPORT_FILES_ID ? Promise.resolve('local') : accounts.getKey(id)),
     ready: () => files.ready(),

@@ -5,6 +5,7 @@ import { locationLabel } from '../import/library';
 import type { SummaryText } from '../records/summaryText';
 import type { Node, NodeOf } from '../tree/nodes';
 import { REPORT_FILES_ID, type ReportFiles } from './reportFiles';
+import { filesText, problemsText, reportsText } from '../ui/counted';
 
 /**
  * The Report Files section of the tree: the policy domains read from the user's report files
@@ -71,8 +72,8 @@ export class ReportTree {
     item.iconPath = new vscode.ThemeIcon('globe');
     item.contextValue = 'reportDomain';
     if (info) {
-      item.description = vscode.l10n.t('{0} report(s) · {1}', info.reports, this.text.emailsInRows(info.emails, info.rows));
-      item.tooltip = vscode.l10n.t('Policy domain {0}: {1} report(s), {2}', node.org.id, info.reports, this.text.emailsInRows(info.emails, info.rows));
+      item.description = `${reportsText(info.reports)} · ${this.text.emailsInRows(info.emails, info.rows)}`;
+      item.tooltip = vscode.l10n.t('Policy domain {0}: {1}, {2}', node.org.id, reportsText(info.reports), this.text.emailsInRows(info.emails, info.rows));
     }
     return item;
   }
@@ -86,7 +87,7 @@ export class ReportTree {
         const locs = this.files.library.locations();
         const reports = locs.reduce((n, l) => n + l.reports, 0);
         const errors = locs.reduce((n, l) => n + l.errors.length, 0);
-        item.description = errors ? vscode.l10n.t('{0} report(s) · {1} problem(s)', reports, errors) : vscode.l10n.t('{0} report(s)', reports);
+        item.description = errors ? `${reportsText(reports)} · ${problemsText(errors)}` : reportsText(reports);
         item.tooltip = vscode.l10n.t('DMARC aggregate reports read from files on this computer. The files are never modified or copied.');
         item.iconPath = new vscode.ThemeIcon('files');
         item.contextValue = 'reports';
@@ -97,8 +98,8 @@ export class ReportTree {
         const item = new vscode.TreeItem(locationLabel(l.path), l.errors.length ? C.Collapsed : C.None);
         item.id = `l/${l.path}`;
         item.resourceUri = vscode.Uri.file(l.path);
-        const parts = [l.kind === 'folder' ? vscode.l10n.t('{0} file(s)', l.files) : undefined, vscode.l10n.t('{0} report(s)', l.reports)];
-        if (l.errors.length) parts.push(vscode.l10n.t('{0} problem(s)', l.errors.length));
+        const parts = [l.kind === 'folder' ? filesText(l.files) : undefined, reportsText(l.reports)];
+        if (l.errors.length) parts.push(problemsText(l.errors.length));
         item.description = parts.filter(Boolean).join(' · ');
         item.tooltip = l.path;
         item.iconPath = new vscode.ThemeIcon(l.kind === 'folder' ? 'folder' : 'file', l.errors.length ? new vscode.ThemeColor('list.warningForeground') : undefined);

@@ -14,17 +14,20 @@ export function noticeNodes(parent: NodeOf<'bucket'>, data: Pick<RangeData, 'rej
     items.push({
       kind: 'message',
       icon: 'warning',
-      label: vscode.l10n.t('{0} row(s) in the response were malformed and left out', data.rejected.count),
+      label: data.rejected.count === 1
+        ? vscode.l10n.t('1 row in the response was malformed and left out')
+        : vscode.l10n.t('{0} rows in the response were malformed and left out', data.rejected.count),
       detail: data.rejected.samples.map((s) => `#${s.index}: ${s.reason}`).join('\n'),
     });
   }
   for (const w of data.warnings) {
-    items.push({ kind: 'message', icon: 'warning', label: w.message, detail: vscode.l10n.t('{0} row(s) kept with this value', w.count) });
+    const detail = w.count === 1 ? vscode.l10n.t('1 row kept with this value') : vscode.l10n.t('{0} rows kept with this value', w.count);
+    items.push({ kind: 'message', icon: 'warning', label: w.message, detail });
   }
   if (items.length <= 1) return items;
   const parts: string[] = [];
-  if (data.rejected.count > 0) parts.push(vscode.l10n.t('{0} row(s) left out', data.rejected.count));
-  if (data.warnings.length > 0) parts.push(vscode.l10n.t('{0} unknown value(s) kept', data.warnings.length));
+  if (data.rejected.count > 0) parts.push(data.rejected.count === 1 ? vscode.l10n.t('1 row left out') : vscode.l10n.t('{0} rows left out', data.rejected.count));
+  if (data.warnings.length > 0) parts.push(data.warnings.length === 1 ? vscode.l10n.t('1 unknown value kept') : vscode.l10n.t('{0} unknown values kept', data.warnings.length));
   const { account, org, bucket } = parent;
   return [{ kind: 'notices', account, org, bucket, label: vscode.l10n.t('{0} data warnings', items.length), detail: parts.join(' · '), items }];
 }

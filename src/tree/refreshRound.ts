@@ -47,7 +47,12 @@ export function refreshReport(outcomes: readonly RefreshOutcome[]): string {
     const labels = ok.map((o) => o.label).join(', ');
     const delta = ok.reduce((s, o) => s + ((o.after ?? 0) - (o.before ?? 0)), 0);
     const changed = ok.some((o) => o.before !== o.after);
-    const what = !changed ? vscode.l10n.t('no change') : delta > 0 ? vscode.l10n.t('{0} new row(s)', delta) : delta < 0 ? vscode.l10n.t('{0} row(s) fewer', -delta) : vscode.l10n.t('rows changed');
+    const what = !changed ? vscode.l10n.t('no change')
+      : delta === 1 ? vscode.l10n.t('1 new row')
+      : delta > 1 ? vscode.l10n.t('{0} new rows', delta)
+      : delta === -1 ? vscode.l10n.t('1 row fewer')
+      : delta < -1 ? vscode.l10n.t('{0} rows fewer', -delta)
+      : vscode.l10n.t('rows changed');
     parts.push(vscode.l10n.t('Refreshed {0}: {1}.', labels, what));
   }
   if (failed.length) parts.push(vscode.l10n.t('Refresh of {0} failed: {1}', failed.map((o) => o.label).join(', '), failed[0]!.error!));

@@ -93,17 +93,25 @@ describe('accounts and keys (extension host, local API server)', () => {
     await assert.rejects(runScripted(api, Commands.addAccount, ['x', 'http://example.com']), /rejected the answer/);
   });
 
-  it('Add Organization refused (403): explains both causes, offers Edit Organization ID with the typed value kept', async () => {
+  it('Add Organization refused (403): said at the ID step, before any display name; Edit Organization ID keeps the typed value and says why', async () => {
     const account = await acme();
     const before = account.organizations.length;
-    const prompter = await runScripted(api, Commands.addOrganization, ['org-not-held', 'Typo', 'Edit Organization ID', 'org-suite-2', 'Second'], { kind: 'account', account });
+    const prompter = await runScripted(api, Commands.addOrganization, ['org-not-held', 'Edit Organization ID', 'org-suite-2', 'Second'], { kind: 'account', account });
+    // The check runs on the ID alone: no display name is asked for an ID already refused.
+    assert.deepEqual(prompter.asked.map((a) => [a.kind, a.title]), [
+      ['input', 'Add Organization to Acme mail (1/2)'],
+      ['notify:error', prompter.asked[1]!.title],
+      ['input', 'Add Organization to Acme mail (1/2)'],
+      ['input', 'Add Organization to Acme mail (2/2)'],
+    ]);
     const said = prompter.asked.find((a) => a.kind === 'notify:error');
     assert.deepEqual(said?.actions, ['Edit Organization ID', 'Update API Key']);
     assert.match(said?.title ?? '', /A 403 means a wrong API key, or an organization ID this key cannot read/);
     assert.match(said?.title ?? '', /"org-not-held" \(HTTP 403\)/, 'the one wording of a 403');
-    // Edit Organization ID asks again with what was typed.
+    // Edit Organization ID asks again with what was typed, the box saying why it was refused.
     const inputs = prompter.asked.filter((a) => a.kind === 'input');
-    assert.deepEqual(inputs.map((a) => a.value), [undefined, undefined, 'org-not-held', 'Typo']);
+    assert.deepEqual(inputs.map((a) => a.value), [undefined, 'org-not-held', undefined]);
+    assert.match(inputs[1]!.shown ?? '', /"org-not-held" \(HTTP 403\)/);
     assert.deepEqual(api.accounts.list()[0].organizations.map((o) => o.id).slice(before), ['org-suite-2']);
     assert.ok(server.requests.some((r) => r.query.organizationId === 'org-not-held' && r.status === 403));
     await api.accounts.removeOrganization(account.id, 'org-suite-2');
@@ -111,7 +119,7 @@ describe('accounts and keys (extension host, local API server)', () => {
 
   it('a 403 reads the same in a notification and in the tree\u2019s error item', async () => {
     const account = await acme();
-    const prompter = await runScripted(api, Commands.addOrganization, ['org-not-held', '', undefined], { kind: 'account', account });
+    const prompter = await runScripted(api, Commands.addOrganization, ['org-not-held', undefined], { kind: 'account', account });
     const notified = prompter.asked.find((a) => a.kind === 'notify:error')?.title ?? '';
     // The same organization in the tree (added without the check): its range fails with the same 403.
     await api.accounts.addOrganization(account.id, { id: 'org-not-held' });
@@ -128,7 +136,7 @@ describe('accounts and keys (extension host, local API server)', () => {
     }
   });
 
-  it('Update API Key checks the new key first: refused everywhere → Edit Key (typed value kept) or Save Anyway', async () => {
+  it('Update API Key checks the new key first: refused everywhere → Edit Key (the primary button, typed value kept) or Save Anyway', async () => {
     const account = await acme();
     const secret = () => api.context.secrets.get(`dmarc.apiKey.${account.id}`);
     server.resetRequests();
@@ -136,7 +144,8 @@ describe('accounts and keys (extension host, local API server)', () => {
     let prompter = await runScripted(api, Commands.updateApiKey, ['garbage-key-123', 'Edit Key', KEY], { kind: 'account', account });
     const refused = prompter.asked.find((a) => a.kind === 'notify:error');
     assert.match(refused?.title ?? '', /^The new key was refused for every organization of Acme mail: .*\(HTTP 403\)/);
-    assert.deepEqual(refused?.actions, ['Save Anyway', 'Edit Key']);
+    // VS Code draws a notification's first action as its primary button: the safe one, not Save Anyway.
+    assert.deepEqual(refused?.actions, ['Edit Key', 'Save Anyway']);
     assert.deepEqual(prompter.asked.filter((a) => a.kind === 'input').map((a) => a.value), [undefined, 'garbage-key-123']);
     assert.equal(await secret(), KEY);
     assert.ok(server.requests.some((r) => r.status === 403) && server.requests.some((r) => r.status === 200), 'both keys were tried');
@@ -155,7 +164,8 @@ describe('accounts and keys (extension host, local API server)', () => {
     const prompter = await runScripted(api, Commands.testConnection, [], { kind: 'account', account });
     assert.equal(server.requests.filter((r) => r.status === 200).length, account.organizations.length);
     assert.deepEqual(prompter.asked.map((a) => a.kind), ['status']);
-    assert.equal(prompter.asked[0]!.title, `${account.label}: connected, the key reads all ${account.organizations.length} organization(s).`);
+    const n = account.organizations.length;
+    assert.equal(prompter.asked[0]!.title, n === 1 ? `${account.label}: connected, the key reads its organization.` : `${account.label}: connected, the key reads all ${n} organizations.`);
   });
 
   it('cached records are dropped (memory and disk) on Update API Key, Remove Organization and Remove Account', async () => {

@@ -6,7 +6,7 @@ import { strict as assert } from 'node:assert';
 import { startApiServer, HOSTILE_STRINGS, type ApiServer } from '../server/server';
 import { Commands } from '../../src/commands';
 import { PANEL_VIEW_TYPE } from '../../src/panel/recordsPanel';
-import { extensionApi, removeAllAccounts, runScripted, ScriptedPrompter, until } from './helpers';
+import { counted, extensionApi, removeAllAccounts, runScripted, ScriptedPrompter, until } from './helpers';
 import type { DmarcExplorerApi } from '../../src/extension';
 import type { Node, NodeOf } from '../../src/tree/nodes';
 import type { Account } from '../../src/accounts/accountStore';
@@ -136,8 +136,9 @@ describe('behaviours: settings, several accounts, restore, reported rows, hostil
     assert.deepEqual(noticeNodes(node, { rejected: data.rejected, warnings: [] }).map((n) => n.kind), ['message']);
     assert.deepEqual(noticeNodes(node, { rejected: { count: 0, samples: [] }, warnings: data.warnings.slice(0, 1) }).map((n) => n.kind), ['message']);
     assert.deepEqual(noticeNodes(node, { rejected: { count: 0, samples: [] }, warnings: [] }), []);
-    assert.ok(items.some((m) => m.label === `${data.rejected.count} row(s) in the response were malformed and left out`), items.map((m) => m.label).join(' | '));
-    for (const w of data.warnings) assert.ok(items.some((m) => m.label === w.message && m.detail === `${w.count} row(s) kept with this value`), w.message);
+    const leftOut = data.rejected.count === 1 ? '1 row in the response was malformed and left out' : `${data.rejected.count} rows in the response were malformed and left out`;
+    assert.ok(items.some((m) => m.label === leftOut), items.map((m) => m.label).join(' | '));
+    for (const w of data.warnings) assert.ok(items.some((m) => m.label === w.message && m.detail === `${counted(w.count, 'row')} kept with this value`), w.message);
     const summary = (await children(node)).find((n) => n.kind === 'summary') as NodeOf<'summary'>;
     assert.equal(summary.summary.rows, data.records.length, 'the good rows are all there');
     // The panel: the same, as notices.
@@ -151,7 +152,8 @@ describe('behaviours: settings, several accounts, restore, reported rows, hostil
     };
     await opened.load(false);
     await until(() => (notices.length ? true : undefined), 'notices');
-    assert.ok(notices.some((n) => n.startsWith(`${data.rejected.count} malformed row(s) in the response were left out. First: #`)), notices.join(' | '));
+    const said = data.rejected.count === 1 ? '1 malformed row in the response was left out: #' : `${data.rejected.count} malformed rows in the response were left out. First: #`;
+    assert.ok(notices.some((n) => n.startsWith(said)), notices.join(' | '));
     for (const w of data.warnings) assert.ok(notices.includes(w.message), w.message);
     opened.panel.dispose();
   });
@@ -186,7 +188,7 @@ describe('behaviours: settings, several accounts, restore, reported rows, hostil
     assert.ok(before.files >= 1 && before.bytes > 0);
     const first = await runScripted(api, Commands.clearDiskCache, [undefined]);
     assert.deepEqual(first.asked.map((q) => q.kind), ['notify:info']);
-    assert.equal(first.asked[0]!.title, `Removed ${before.files} cached period(s) (${(before.bytes / 1048576).toFixed(1)} MB) from disk. Periods open now stay in memory; the others are fetched again when next opened.`);
+    assert.equal(first.asked[0]!.title, `Removed ${counted(before.files, 'cached period')} (${(before.bytes / 1048576).toFixed(1)} MB) from disk. Periods open now stay in memory; the others are fetched again when next opened.`);
     assert.deepEqual(await cache.usage(), { files: 0, bytes: 0 });
     // What is in memory is still served from there.
     assert.equal((await api.store.get({ accountId: a.id, baseUrl: a.baseUrl, apiKey: KEY_A, organizationId: org.id }, day.start, day.end)).fromCache, 'memory');

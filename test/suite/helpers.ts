@@ -19,7 +19,7 @@ export async function extensionApi(): Promise<DmarcExplorerApi> {
  * test), a quick pick answer selects the item with that label, a confirm answer is a boolean.
  */
 export class ScriptedPrompter implements Prompter {
-  readonly asked: { kind: string; title?: string; password?: boolean; value?: string; actions?: string[] }[] = [];
+  readonly asked: { kind: string; title?: string; password?: boolean; value?: string; actions?: string[]; shown?: string }[] = [];
   constructor(private readonly answers: (string | boolean | undefined)[]) {}
 
   private next(kind: string): string | boolean | undefined {
@@ -28,12 +28,17 @@ export class ScriptedPrompter implements Prompter {
   }
 
   async input(options: vscode.InputBoxOptions): Promise<string | undefined> {
-    this.asked.push({ kind: 'input', title: options.title, password: options.password, value: options.value });
+    // A box opened with a value shows what its validateInput says of it at once (`shown`).
+    const shown = options.value !== undefined ? await options.validateInput?.(options.value) : undefined;
+    this.asked.push({ kind: 'input', title: options.title, password: options.password, value: options.value, ...(shown ? { shown: typeof shown === 'string' ? shown : shown.message } : {}) });
     const answer = this.next('input box');
     if (answer === undefined) return undefined;
     const text = String(answer);
+    // A string or an Error message refuses the answer; a warning or an info does not.
     const problem = await options.validateInput?.(text);
-    if (problem) throw new Error(`input "${options.title}" rejected the answer: ${typeof problem === 'string' ? problem : problem.message}`);
+    if (problem && (typeof problem === 'string' || problem.severity === vscode.InputBoxValidationSeverity.Error)) {
+      throw new Error(`input "${options.title}" rejected the answer: ${typeof problem === 'string' ? problem : problem.message}`);
+    }
     return text;
   }
 
@@ -91,6 +96,11 @@ export async function runScripted(api: DmarcExplorerApi, command: string, answer
 
 export async function removeAllAccounts(api: DmarcExplorerApi): Promise<void> {
   for (const a of api.accounts.list()) await api.accounts.remove(a.id);
+}
+
+/** "1 report", "6 reports": a count as the extension words it in English (never "report(s)"). */
+export function counted(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
 }
 
 /** Waits until `f` gives something truthy (polling every 50 ms), and gives it; fails after `ms`. */

@@ -6,6 +6,7 @@ import { extensionApi, removeAllAccounts, runScripted } from './helpers';
 import type { DmarcExplorerApi } from '../../src/extension';
 import type { Node, NodeOf } from '../../src/tree/nodes';
 import type { Account } from '../../src/accounts/accountStore';
+import { refreshReport } from '../../src/tree/refreshRound';
 
 const KEY = 'tree-suite-key-0c41d';
 const ORG = 'org-tree-1';
@@ -108,6 +109,13 @@ describe('DMARC tree (extension host, local API server)', () => {
       server.setFaults({});
       api.tree.setExpanded(last7, false);
     }
+  });
+
+  it('the refresh outcome counts rows in their singular or plural form, never "row(s)"', () => {
+    const said = (before: number, after: number) => refreshReport([{ label: 'Last 7 days', before, after }]);
+    assert.deepEqual([said(5, 6), said(5, 8), said(5, 4), said(5, 2)], [
+      'Refreshed Last 7 days: 1 new row.', 'Refreshed Last 7 days: 3 new rows.', 'Refreshed Last 7 days: 1 row fewer.', 'Refreshed Last 7 days: 3 rows fewer.',
+    ]);
   });
 
   it('two expansions of the same range at once share one request', async () => {

@@ -1,6 +1,11 @@
 import { strict as assert } from 'node:assert';
 import { collect, csvChunks, csvField, jsonChunks, linePieces, toCsv, toJson, CSV_COLUMNS } from '../../src/export/format';
 import type { DmarcRecord } from '../../src/api/types';
+import { columnLabels } from '../../src/shared/columnLabels';
+import { COLUMN_LABELS } from '../../media/webview/format';
+
+/** The documented columns' header: the records table's column names, in CSV_COLUMNS' order. */
+const HEADER = 'Source,Reporter,Header From,Return-Path,To,IP Address,Country,Reverse DNS,Emails,Category,Date,Disposition,Aligned SPF,Aligned DKIM,SPF,DKIM Signatures';
 
 function record(over: Partial<DmarcRecord> = {}): DmarcRecord {
   const raw = { source: 'Google Workspace', extra: { nested: true }, from: 'example.com' };
@@ -26,7 +31,7 @@ describe('export formats', () => {
 
   it('CSV has a header and one CRLF line per record', () => {
     const lines = toCsv([record(), record({ to: 'rcpt.example', ipCountryCode: 'US' })]).split('\r\n');
-    assert.equal(lines[0], `${CSV_COLUMNS.join(',')},extra,from`);
+    assert.equal(lines[0], `${HEADER},extra,from`);
     assert.equal(lines.length, 4);
     assert.equal(lines[3], '');
     const cells = lines[2].split(',');
@@ -41,13 +46,22 @@ describe('export formats', () => {
     const b = record({ raw: { source: 'y', policy: { p: 'reject' }, reportId: null, '=cmd': '=1+1', n: 3 } });
     const c = record({ raw: { source: 'z' } });
     const lines = toCsv([a, b, c]).split('\r\n');
-    assert.equal(lines[0], `${CSV_COLUMNS.join(',')},reportId,from,policy,'=cmd,n`);
+    assert.equal(lines[0], `${HEADER},reportId,from,policy,'=cmd,n`);
     const tail = (line: string) => line.split(',').slice(CSV_COLUMNS.length).join(',');
     assert.equal(tail(lines[1]!), '1234,example.com,,,');
     assert.equal(tail(lines[2]!), ',,"{""p"":""reject""}",\'=1+1,3');
     assert.equal(tail(lines[3]!), ',,,,');
     // Without extra fields the header is the documented columns alone.
-    assert.equal(toCsv([c]).split('\r\n')[0], CSV_COLUMNS.join(','));
+    assert.equal(toCsv([c]).split('\r\n')[0], HEADER);
+  });
+
+  it('CSV names the documented columns as the records table does ("Header From", not visibleFrom); JSON keeps the server\u2019s keys', () => {
+    const header = toCsv([record()]).split('\r\n')[0]!.split(',');
+    assert.deepEqual(header.slice(0, CSV_COLUMNS.length), HEADER.split(','));
+    for (const id of ['visibleFrom', 'alignedSpf', 'ipCountryCode', 'dkims']) assert.ok(!header.includes(id), id);
+    assert.ok(Object.keys(JSON.parse(toJson([record()]))[0]).includes('from'), 'JSON: the raw keys');
+    // One table of names for the table's headers and the export: the webview's are the same.
+    assert.deepEqual(columnLabels(), COLUMN_LABELS);
   });
 
   it('quotes commas, quotes and line breaks (RFC 4180)', () => {

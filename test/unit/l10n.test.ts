@@ -61,6 +61,17 @@ describe('localisation', () => {
     assert.ok(calls >= Object.keys(bundle).length, `${calls} calls for ${Object.keys(bundle).length} strings`);
   });
 
+  it('no message writes a count as "report(s)": its singular and its plural are two messages (issue 43)', () => {
+    const bad: string[] = [];
+    for (const p of sources) {
+      for (const m of read(p).matchAll(/\bl10n\.t\(\s*(['"`])((?:(?!\1)[^\\]|\\.)*)\1/g)) {
+        if (/\w\((?:s|es)\)/.test(m[2]!)) bad.push(`${p}: ${m[2]}`);
+      }
+    }
+    assert.deepEqual(bad, []);
+    assert.ok(!Object.keys(bundle).some((k) => /\w\((?:s|es)\)/.test(k)), 'none in the bundle');
+  });
+
   it('every %key% of package.json is in package.nls.json, and every key there is used', () => {
     const manifestText = read('package.json');
     const nls = JSON.parse(read('package.nls.json')) as Record<string, string>;
