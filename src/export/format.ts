@@ -14,6 +14,7 @@
 import { rawField, rawKeys, rawOf } from '../api/rawRow';
 import type { DmarcRecord } from '../api/types';
 import { KNOWN_FIELDS } from '../records/tuple';
+import * as l10n from '@vscode/l10n';
 import { columnLabels } from '../shared/columnLabels';
 import type { ColumnId } from '../shared/columns';
 
@@ -203,8 +204,18 @@ export function groupsToJson(title: string, rows: readonly GroupRow[]): string {
   return `${JSON.stringify({ groupedBy: title, groups: rows }, null, 2)}\n`;
 }
 
+/** The groups CSV's header cells: the names the panel's Groups table uses, not the JSON keys. */
+function groupCsvHeaders(): Record<(typeof GROUP_CSV_COLUMNS)[number], string> {
+  return {
+    group: l10n.t('Group'), subgroup: l10n.t('Subgroup'), rows: l10n.t('Rows'), emails: l10n.t('Emails'), share: l10n.t('Share'),
+    dmarcPass: l10n.t('DMARC pass'), alignedSpf: l10n.t('Aligned SPF'), alignedDkim: l10n.t('Aligned DKIM'), verdict: l10n.t('Verdict'),
+    delivered: l10n.t('Delivered'), quarantined: l10n.t('Quarantined'), rejected: l10n.t('Rejected'), first: l10n.t('First'), last: l10n.t('Last'),
+  };
+}
+
 export function groupsToCsv(rows: readonly GroupRow[]): string {
-  const lines = [GROUP_CSV_COLUMNS.join(',')];
+  const headers = groupCsvHeaders();
+  const lines = [GROUP_CSV_COLUMNS.map((c) => csvField(headers[c])).join(',')];
   for (const r of rows) {
     lines.push(GROUP_CSV_COLUMNS.map((c) => {
       const v = r[c];
@@ -223,8 +234,17 @@ export function adviceToJson(title: string, rows: readonly AdviceRow[]): string 
   return `${JSON.stringify({ advice: title, sources: rows }, null, 2)}\n`;
 }
 
+/** The Advice CSV's header cells, as words (JSON keeps the keys). */
+function adviceCsvHeaders(): Record<(typeof ADVICE_CSV_COLUMNS)[number], string> {
+  return {
+    source: l10n.t('Source'), verdict: l10n.t('Verdict'), reasons: l10n.t('Reasons'), emails: l10n.t('Emails'), failingEmails: l10n.t('Failing emails'),
+    quarantinedOrRejected: l10n.t('Quarantined or rejected'), dmarcPass: l10n.t('DMARC pass'), fix: l10n.t('Fix'),
+  };
+}
+
 export function adviceToCsv(rows: readonly AdviceRow[]): string {
-  const lines = [ADVICE_CSV_COLUMNS.join(',')];
+  const headers = adviceCsvHeaders();
+  const lines = [ADVICE_CSV_COLUMNS.map((c) => csvField(headers[c])).join(',')];
   for (const r of rows) lines.push(ADVICE_CSV_COLUMNS.map((c) => csvField(r[c] === null ? '' : String(r[c]))).join(','));
   return `${lines.join('\r\n')}\r\n`;
 }

@@ -73,7 +73,7 @@ describe('the records panel and the advice settings (extension host)', function 
     assert.deepEqual(JSON.parse(doc!.getText()), { advice: 'Fix 1 source first', sources: [row] });
     await panel.handleMessage({ type: 'exportAdvice', requestId: 73, format: 'csv', title: 't', rows: [row] });
     const csv = vscode.window.activeTextEditor!.document.getText();
-    assert.equal(csv, 'source,verdict,reasons,emails,failingEmails,quarantinedOrRejected,dmarcPass,fix\r\nESP,Needs fixing,Signed only by another domain,10,7,2,0.3,"\'=HYPERLINK(""x"")"\r\n');
+    assert.equal(csv, 'Source,Verdict,Reasons,Emails,Failing emails,Quarantined or rejected,DMARC pass,Fix\r\nESP,Needs fixing,Signed only by another domain,10,7,2,0.3,"\'=HYPERLINK(""x"")"\r\n');
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 });

@@ -192,7 +192,7 @@ describe('records panel analysis in the browser: trend, groups, DKIM fields, lay
     await runCommand(wb.page, 'View: Revert and Close Editor');
     await frame.locator('[data-testid="groups-export-csv"]').click();
     const csv = (await tabText(wb.page, /dmarc-Analysis-Org-groups-\d+\.csv/)).split(/\r?\n/).filter(Boolean);
-    assert.equal(csv[0], 'group,subgroup,rows,emails,share,dmarcPass,alignedSpf,alignedDkim,delivered,quarantined,rejected,first,last');
+    assert.equal(csv[0], 'Group,Subgroup,Rows,Emails,Share,DMARC pass,Aligned SPF,Aligned DKIM,Verdict,Delivered,Quarantined,Rejected,First,Last');
     assert.equal(csv.length, exported.groups.length + 1, 'one line per group and subgroup');
     await runCommand(wb.page, 'View: Revert and Close Editor');
 
