@@ -199,9 +199,7 @@ async function openText(
   const firstEnd = (linePieces(text, Math.min(editChars, TAB_FIRST_CHARS)).next().value ?? '').length;
   // CSV gets CRLF line ends (RFC 4180) with its first edit, before any line shows.
   await append(doc, text.slice(0, firstEnd), format === 'csv');
-  // A new tab in the active group: beside, it split the editor and squeezed the records panel to
-  // ~520 px (Source scrolled off, 4 rows shown), and the panel stayed squeezed after it closed.
-  const editor = await vscode.window.showTextDocument(doc, { preview: false, viewColumn: vscode.ViewColumn.Active });
+  const editor = await vscode.window.showTextDocument(doc, { preview: false, viewColumn: vscode.ViewColumn.Beside });
   editor.selection = new vscode.Selection(0, 0, 0, 0);
   perfMark('exportFirstShown', { chars: firstEnd });
   await onShown?.(doc);
