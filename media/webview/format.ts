@@ -13,6 +13,7 @@ export const COLUMN_LABELS: Record<ColumnId, string> = columnLabels();
 
 export const FACET_LABELS: Record<FacetId, string> = {
   rowClass: l10n.t('Class'),
+  verdict: l10n.t('Verdict of its source'),
   spfReason: l10n.t('Why SPF fails or passes'),
   dkimReason: l10n.t('Why DKIM fails or passes'),
   override: l10n.t('Receiver’s override'),
@@ -120,7 +121,7 @@ export type Tone = 'pass' | 'fail' | 'warn' | 'neutral' | 'info';
 export function toneOf(column: ColumnId | FacetId | string, value: string): Tone {
   const v = value.toLowerCase();
   if (column === 'dkimAligned') return v === 'passed' ? 'pass' : v === 'present, failed' ? 'fail' : v === 'none aligned' ? 'warn' : 'neutral';
-  if (column === 'rowClass' || column === 'spfReason' || column === 'dkimReason') return adviceTone(value);
+  if (column === 'rowClass' || column === 'verdict' || column === 'spfReason' || column === 'dkimReason') return adviceTone(value);
   if (column === 'category') {
     if (v === 'authorized') return 'pass';
     if (v === 'rejected') return 'fail';

@@ -293,6 +293,8 @@ export class RowPump {
     app.selection.resize(app.model.length);
     perf.rows = app.model.length;
     app.complete = m.last === true;
+    // Every row in: the verdict of each row's source is judged on all of them (rowClasses.ts).
+    app.model.classes.setSettled(app.complete);
     app.phase = app.complete ? 'ready' : 'loading';
     if (offset === 0 || app.complete) {
       // The last rows: the table, its count and the filters first; the trend and groups in the

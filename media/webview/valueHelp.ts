@@ -116,6 +116,10 @@ export function valueHelp(where: FacetId | ColumnId, value: string): string | un
       return m('dkimAligned') && l10n.t('Aligned signature {0}: {1}', v, m('dkimAligned')!);
     case 'override':
       return m('override') && l10n.t('Override {0}: {1}', v, m('override')!);
+    case 'verdict': {
+      const rule = adviceRule(value);
+      return rule && l10n.t('Rows of sources whose verdict is {0}. A row is {0} when {1}', value, rule);
+    }
     case 'rowClass':
     case 'spfReason':
     case 'dkimReason': {

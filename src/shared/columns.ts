@@ -50,7 +50,7 @@ export type RowTuple = [
  * values) list their top values with a filter box.
  */
 export const FACETS = [
-  'rowClass', 'dmarcResult', 'category', 'dmarc', 'spfReason', 'dkimReason', 'override', 'alignedSpf', 'alignedDkim', 'spf', 'dkim',
+  'rowClass', 'verdict', 'dmarcResult', 'category', 'dmarc', 'spfReason', 'dkimReason', 'override', 'alignedSpf', 'alignedDkim', 'spf', 'dkim',
   'source', 'visibleFrom', 'reporter', 'ipCountryCode', 'dkimDomain',
 ] as const;
 export type FacetId = (typeof FACETS)[number];

@@ -125,7 +125,7 @@ describe('the Advice region in the browser: readiness, sources to fix, keyboard,
     await frame.locator('[data-testid="advice-list"]').waitFor({ state: 'visible' });
   });
 
-  it('grouped by source, each group carries the verdict the Advice and the tree give it, sorted worst first', async () => {
+  it('grouped by source, each group carries the verdict the Advice and the tree give it, sorted worst first; the verdict is a Group by field and a filter', async () => {
     const health = periodHealth(records, { thresholds: DEFAULT_THRESHOLDS, days: 30 });
     await frame.locator('[data-testid="facets-clear"]').click();
     await frame.waitForFunction((n) => document.querySelector('[data-testid="summary-rows"]')?.getAttribute('data-value') === String(n), records.length, { timeout: 15_000 });
@@ -155,5 +155,12 @@ describe('the Advice region in the browser: readiness, sources to fix, keyboard,
     assert.ok(byVerdict.length >= 2);
     for (const [label, emails] of byVerdict) assert.equal(emails, emailsOf(label), label);
     await frame.getByLabel('Group by', { exact: true }).selectOption('');
+    // And a filter: ticking Needs fixing keeps the rows of the sources judged so.
+    const fixing = new Set(health.sources.filter((x) => x.verdict === 'needs-fixing').map((x) => x.source));
+    const fixingRows = records.filter((r) => fixing.has(r.source));
+    await frame.locator('.facet-option[data-facet="verdict"][data-value="Needs fixing"]').click();
+    await frame.waitForFunction((n) => document.querySelector('[data-testid="summary-rows"]')?.getAttribute('data-value') === String(n), fixingRows.length, { timeout: 15_000 });
+    assert.match(String(await frame.locator('.facet-option[data-facet="verdict"][data-value="Needs fixing"]').getAttribute('title')), /^Rows of sources whose verdict is Needs fixing/);
+    await frame.locator('[data-testid="facets-clear"]').click();
   });
 });

@@ -146,6 +146,41 @@ describe('webview: Advice from the columns equals Health from the records', () =
     assert.equal(model.fields.find('verdict', 'nope'), undefined);
   });
 
+  it('the verdict facet: judged while rows stream in, on every row once they are all in; filtering by it keeps the rows of those sources; marks move it', () => {
+    const records = recordsOf('acme', 30);
+    const tuples = records.map(toTuple);
+    const model = new RecordsModel();
+    const facet = (): Map<string, number> => new Map(model.compute({ search: '', facets: {} }).facets.verdict.map((o) => [o.key, o.emails]));
+    // Streaming: chunk after chunk, each update counts the facet (as the page does); every row counted once.
+    for (let k = 0; k < tuples.length; k += 500) {
+      appendTuples(model, tuples.slice(k, k + 500), tuples.length);
+      model.classes.setSettled(k + 500 >= tuples.length);
+      const counted = [...facet().values()].reduce((a, b) => a + b, 0);
+      assert.equal(counted, records.slice(0, Math.min(tuples.length, k + 500)).reduce((a, r) => a + r.emails, 0), `after ${k + 500} rows`);
+    }
+    const expected = (marks: Map<string, SourceMark>): Map<string, number> => {
+      const tree = periodHealth(records, { ...opts, marks });
+      const out = new Map<string, number>();
+      for (const x of tree.sources) {
+        const label = x.verdict ? termOf(x.verdict)!.label : '';
+        out.set(label, (out.get(label) ?? 0) + x.emails);
+      }
+      return out;
+    };
+    const withoutZeros = (m: Map<string, number>) => new Map([...m].filter(([, n]) => n > 0));
+    assert.deepEqual(withoutZeros(facet()), expected(new Map()));
+    // Filtering by a verdict: the rows of the sources with it.
+    const tree = periodHealth(records, opts);
+    const fixing = new Set(tree.sources.filter((x) => x.verdict === 'needs-fixing').map((x) => x.source));
+    assert.ok(fixing.size > 0);
+    const shown = model.compute({ search: '', facets: { verdict: ['Needs fixing'] } }).order;
+    assert.equal(shown.length, records.filter((r) => fixing.has(r.source)).length);
+    // A mark moves the verdicts, and the facet follows.
+    const marks = new Map<string, SourceMark>([...fixing].map((x) => [x, 'not-mine']));
+    model.classes.setMarks(marks);
+    assert.deepEqual(withoutZeros(facet()), expected(marks));
+  });
+
   it('no rows: no sources, and nothing to judge', () => {
     const model = modelOf(recordsOf('acme', 1));
     const panel = computeAdvice(new Uint32Array(0), model, opts);

@@ -41,7 +41,38 @@ export function colText(t: RowTuple, c: ColumnId): string {
 }
 
 /** The reference: what a row matches, written the slow and obvious way. */
-function facetValues(t: RowTuple, f: FacetId): string[] {
+/**
+ * The verdict of each source over every row, the obvious way: emails per class (rows whose class
+ * is outside the vocabulary count in none), Compliant at 98%, else the class with most failing
+ * emails, ties going to Needs fixing, then Unauthenticated, then Forwarded; '' without emails.
+ */
+function sourceVerdicts(rows: RowTuple[]): Map<string, string> {
+  const at: Record<string, number> = { compliant: 0, forwarded: 1, 'needs-fixing': 2, unauthenticated: 3 };
+  const mixes = new Map<string, number[]>();
+  for (const t of rows) {
+    const src = String(t[T.source] ?? '');
+    const mix = mixes.get(src) ?? [0, 0, 0, 0];
+    mixes.set(src, mix);
+    const k = Object.hasOwn(at, t[T.rowClass]) ? at[t[T.rowClass]]! : -1;
+    const n = typeof t[T.emails] === 'number' ? t[T.emails] : Number(t[T.emails]);
+    if (k >= 0) mix[k]! += Number.isFinite(n) && n > 0 ? n : 0;
+  }
+  const out = new Map<string, string>();
+  for (const [src, [c, f, nf, u]] of mixes) {
+    const total = c! + f! + nf! + u!;
+    const v = total === 0 ? '' : c! >= 0.98 * total ? 'compliant' : nf! >= u! && nf! >= f! ? 'needs-fixing' : u! >= f! ? 'unauthenticated' : 'forwarded';
+    out.set(src, v ? termOf(v)!.label : '');
+  }
+  return out;
+}
+
+let verdicts: { rows: RowTuple[]; bySource: Map<string, string> } | undefined;
+
+function facetValues(t: RowTuple, f: FacetId, rows: RowTuple[]): string[] {
+  if (f === 'verdict') {
+    if (verdicts?.rows !== rows) verdicts = { rows, bySource: sourceVerdicts(rows) };
+    return [verdicts.bySource.get(String(t[T.source] ?? '')) ?? ''];
+  }
   const dk = t[T.dkims];
   if (f === 'dkim') return dk.length ? [...new Set(dk.map((d) => d[2]))] : [NO_SIGNATURES];
   if (f === 'dkimDomain') return dk.length ? [...new Set(dk.map((d) => d[0]))] : [NO_SIGNATURES];
@@ -57,9 +88,9 @@ function matchesSearch(t: RowTuple, q: string): boolean {
   return `${parts.join('\n')}\n`.toLowerCase().includes(needle);
 }
 
-function matchesFacet(t: RowTuple, f: FacetId, keys: readonly string[] | undefined): boolean {
+function matchesFacet(t: RowTuple, f: FacetId, keys: readonly string[] | undefined, rows: RowTuple[]): boolean {
   if (!keys || keys.length === 0) return true;
-  return facetValues(t, f).some((v) => keys.includes(v));
+  return facetValues(t, f, rows).some((v) => keys.includes(v));
 }
 
 export function reference(rows: RowTuple[], q: Query): { visible: number[]; counts: Record<FacetId, Map<string, number>>; emails: Record<FacetId, Map<string, number>> } {
@@ -70,11 +101,11 @@ export function reference(rows: RowTuple[], q: Query): { visible: number[]; coun
     if (!matchesSearch(t, q.search)) return;
     const ms = Date.parse(t[T.date]);
     if (q.days && !(ms >= q.days.startMs && ms <= q.days.endMs)) return;
-    const ok = FACETS.map((f) => matchesFacet(t, f, q.facets[f]));
+    const ok = FACETS.map((f) => matchesFacet(t, f, q.facets[f], rows));
     if (ok.every(Boolean)) visible.push(i);
     for (const f of FACETS) {
       if (!FACETS.every((g, k) => g === f || ok[k])) continue;
-      for (const v of facetValues(t, f)) {
+      for (const v of facetValues(t, f, rows)) {
         counts[f].set(v, (counts[f].get(v) ?? 0) + 1);
         emails[f].set(v, (emails[f].get(v) ?? 0) + t[T.emails]);
       }

@@ -13,6 +13,30 @@ export interface FacetCounts {
   /** Per facet field, rows and emails per value code. */
   rows: Uint32Array[];
   emails: Float64Array[];
+  /** For the verdict facet: the judgement its counts are of (RowClasses.buildId). */
+  verdictBuild?: number;
+}
+
+/** Counts field `f` again over the rows counted so far (its values moved). */
+export function recountField(c: FacetCounts, f: number, field: FieldIndex, em: Float64Array): void {
+  const r = new Uint32Array(field.dict.length);
+  const e = new Float64Array(field.dict.length);
+  const codes = field.codes;
+  if (field.kind === 'single') {
+    for (let i = 0; i < c.length; i++) {
+      const k = codes[i]!;
+      r[k]!++;
+      e[k]! += em[i]!;
+    }
+  } else {
+    for (let i = 0; i < c.length; i++)
+      for (let j = field.start[i]!, end = field.start[i + 1]!; j < end; j++) {
+        r[codes[j]!]!++;
+        e[codes[j]!]! += em[i]!;
+      }
+  }
+  c.rows[f] = r;
+  c.emails[f] = e;
 }
 
 /** Counts rows c.length … n - 1 into `c` (one entry per field, in order). */

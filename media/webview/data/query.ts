@@ -6,7 +6,7 @@
 import { RowClasses } from './rowClasses';
 import type { RowChunk } from '../../../src/shared/rowCodec';
 import { FACETS, type ColumnId, type FacetId } from '../../../src/shared/columns';
-import { countRows, extendCounts, type FacetCounts } from './facetCounts';
+import { countRows, extendCounts, recountField, type FacetCounts } from './facetCounts';
 import { facetOptions } from './facetOptions';
 import type { FieldIndex } from './fieldTypes';
 import { Fields, type FieldId } from './fields';
@@ -205,6 +205,10 @@ export class RecordsModel {
     if (!c || c.generation !== s.generation || c.length > s.length || c.rows.length !== fields.length) {
       c = { generation: s.generation, length: 0, rows: fields.map(() => new Uint32Array(0)), emails: fields.map(() => new Float64Array(0)) };
     }
+    // The verdict of a row's source moves when the rows are judged again: its counts start over.
+    const v = FACETS.indexOf('verdict');
+    if (c.verdictBuild !== this.classes.buildId && c.length > 0) recountField(c, v, fields[v]!, s.emails);
+    c.verdictBuild = this.classes.buildId;
     extendCounts(c, fields, s.emails, s.length);
     return (this.allCounts = c);
   }

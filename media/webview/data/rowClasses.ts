@@ -36,6 +36,16 @@ export class RowClasses {
   /** The share of a source's emails that must pass for it to be Compliant. */
   private compliant = DEFAULT_THRESHOLDS.compliant;
   private memo: { generation: number; length: number; marks: number; classes: Uint8Array } | undefined;
+  /**
+   * Every row is in: the verdicts are judged on all of them. The page says false while a load's
+   * rows stream in (rowPump.ts), and true with its last rows; see sourceVerdicts.
+   */
+  private settled = true;
+  /** The verdict field as last made: from a whole judgement (`full` rows judged) and extended since. */
+  private verdicts: { generation: number; rulesVersion: number; settled: boolean; full: number; bySource: Uint32Array; field: SingleField } | undefined;
+  private rulesVersion = 0;
+  /** Bumped each time the verdicts are judged whole: values of rows already counted may have moved (facet counts, query.ts). */
+  buildId = 0;
 
   constructor(
     private readonly store: RowStore,
@@ -43,13 +53,27 @@ export class RowClasses {
   ) {}
 
   setCompliant(share: number): void {
+    if (share === this.compliant) return;
     this.compliant = share;
+    this.rulesChanged();
   }
 
   setMarks(marks: Marks): void {
     if (marks === this.marks) return;
     this.marks = marks;
     this.marksVersion++;
+    this.rulesChanged();
+  }
+
+  /** Whether every row of the load is in (the last chunk came): the verdicts are then judged on all. */
+  setSettled(settled: boolean): void {
+    this.settled = settled;
+  }
+
+  /** Verdicts move without a row changing: the store's caches (views, facet counts) must not be reused. */
+  private rulesChanged(): void {
+    this.rulesVersion++;
+    if (this.store.length) this.store.version++;
   }
 
   /** Per row i < store.length, its class index after the marks (NO_CLASS: none). */
@@ -93,7 +117,7 @@ export class RowClasses {
 
   /** A key that changes when sourceVerdicts() would. */
   get verdictKey(): string {
-    return `${this.key} ${this.compliant}`;
+    return `${this.key} ${this.rulesVersion} ${this.settled}`;
   }
 
   /**
@@ -102,6 +126,31 @@ export class RowClasses {
    * Made whole each time (a row's value moves with the rows that come after it).
    */
   sourceVerdicts(): SingleField {
+    const s = this.store;
+    const v = this.verdicts;
+    const n = s.length;
+    // While rows stream in, judging every row at each update would cost a pass a chunk: rows that
+    // come are given their source's verdict as last judged, and all are judged again when the
+    // rows have doubled, and once every row is in (or the rules change).
+    if (v && v.generation === s.generation && v.rulesVersion === this.rulesVersion && !this.settled && !v.settled && n >= v.field.codes.length && n < 2 * v.full) {
+      if (n === v.field.codes.length) return v.field;
+      const src = this.fields.get('source');
+      if (src.kind !== 'single') throw new Error('source is single-valued');
+      const codes = new Uint32Array(n);
+      codes.set(v.field.codes);
+      const none = VERDICT_ORDER.length;
+      for (let i = v.field.codes.length; i < n; i++) codes[i] = v.bySource[src.codes[i]!] ?? none;
+      v.field = { kind: 'single', dict: v.field.dict, codes };
+      return v.field;
+    }
+    const { field, bySource } = this.judge();
+    this.buildId++;
+    this.verdicts = { generation: s.generation, rulesVersion: this.rulesVersion, settled: this.settled, full: Math.max(1, n), bySource, field };
+    return field;
+  }
+
+  /** Every row's source judged on every row stored now. */
+  private judge(): { field: SingleField; bySource: Uint32Array } {
     const classes = this.classes();
     const src = this.fields.get('source');
     if (src.kind !== 'single') throw new Error('source is single-valued');
@@ -121,6 +170,6 @@ export class RowClasses {
     }
     const codes = new Uint32Array(n);
     for (let i = 0; i < n; i++) codes[i] = codeOf[src.codes[i]!]!;
-    return { kind: 'single', dict: [...VERDICT_ORDER.map((v) => termOf(v)!.label), ''], codes };
+    return { field: { kind: 'single', dict: [...VERDICT_ORDER.map((v) => termOf(v)!.label), ''], codes }, bySource: codeOf };
   }
 }
