@@ -8,9 +8,9 @@ import type { DmarcRecord } from '../api/types';
 import { overridesOf } from './overrides';
 import type { RowContext } from './reasons';
 
-export function contextOf(r: DmarcRecord): RowContext | undefined {
+/** `overrides`: the row's override reasons when the caller has read them already (tuple.ts shows them too). */
+export function contextOf(r: DmarcRecord, overrides: readonly string[] | undefined = r.raw ? overridesOf(r) : undefined): RowContext | undefined {
   if (!r.raw && !r.published) return undefined;
-  const overrides = r.raw ? overridesOf(r) : undefined;
   const p = r.published;
   const strict = p && (p.adkim === 's' || p.aspf === 's');
   if (!strict && !overrides?.length) return undefined;

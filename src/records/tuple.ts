@@ -55,20 +55,21 @@ export function extraFields(raw: Record<string, unknown>): string[] {
 }
 
 export function toTuple(r: DmarcRecord): RowTuple {
-  const a = adviceOf(r, contextOf(r));
+  const overrides = overridesOfRecord(r);
+  const a = adviceOf(r, contextOf(r, overrides));
   return [
     r.source, r.reporter, r.visibleFrom, r.returnPath, r.to ?? '', r.ipAddress, r.ipCountryCode ?? '',
     r.rdns, r.emails, r.category, r.date, r.dmarc, r.alignedSpf, r.alignedDkim, r.spf,
     r.dkims.map((d) => [d.domain, d.selector, d.result]),
     dkimAlignment(r.visibleFrom, r.dkims),
     [...recordExtras(r)],
-    a.spf, a.dkim, a.cls, overrideText(r),
+    a.spf, a.dkim, a.cls, overrides?.join(', ') ?? '',
   ];
 }
 
-/** A report file's row's override reasons as one cell ('' for API rows: they carry none). */
-function overrideText(r: DmarcRecord): string {
-  return r.raw ? overridesOf(r).join(', ') : '';
+/** A report file's row's override reasons (undefined for API rows: they carry none). */
+function overridesOfRecord(r: DmarcRecord): readonly string[] | undefined {
+  return r.raw ? overridesOf(r) : undefined;
 }
 
 type Fields = { scalars: string[]; emails: number; rdns: readonly string[]; dkims: readonly DkimEntry[]; extras: readonly string[] };
@@ -90,11 +91,13 @@ function fill(r: DmarcRecord, out: Fields): RowFields {
   s[11] = r.alignedDkim;
   s[12] = r.spf;
   s[13] = dkimAlignment(r.visibleFrom, r.dkims);
-  const a = adviceOf(r, contextOf(r));
+  // Read once: the class weighs them, and they are a cell of their own.
+  const overrides = overridesOfRecord(r);
+  const a = adviceOf(r, contextOf(r, overrides));
   s[14] = a.spf;
   s[15] = a.dkim;
   s[16] = a.cls;
-  s[17] = overrideText(r);
+  s[17] = overrides?.join(', ') ?? '';
   out.emails = r.emails;
   out.rdns = r.rdns;
   out.dkims = r.dkims;
