@@ -13,6 +13,18 @@ export function fixture(name: string): Uint8Array {
 
 export const utf8 = (s: string): Uint8Array => new TextEncoder().encode(s);
 
+/** Bytes as MIME base64, in lines of 76. */
+export const b64 = (bytes: Uint8Array): string => Buffer.from(bytes).toString('base64').replace(/.{76}/g, '$&\r\n');
+
+/** A message with these parts attached (base64); a part without a name has none in its headers. */
+export function message(parts: { type: string; name?: string; body: Uint8Array }[]): Uint8Array {
+  const head = 'From: reports@receiver.example\r\nTo: dmarc@example.com\r\nSubject: Report\r\nMIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary="B"\r\n\r\n';
+  const body = parts
+    .map((p) => `--B\r\nContent-Type: ${p.type}${p.name ? `; name="${p.name}"` : ''}\r\nContent-Disposition: attachment${p.name ? `; filename="${p.name}"` : ''}\r\nContent-Transfer-Encoding: base64\r\n\r\n${b64(p.body)}\r\n`)
+    .join('');
+  return utf8(`${head}${body}--B--\r\n`);
+}
+
 export interface RecordXml {
   ip?: string;
   count?: string;

@@ -2,18 +2,10 @@
 // and where it is filed, what is kept of a stream that breaks off, and how messages are read.
 import { strict as assert } from 'node:assert';
 import { gzipSync, zipSync } from 'fflate';
-import { read, rawZip, recordXml, reportXml, utf8 } from './importHelpers';
+import { message, read, rawZip, recordXml, reportXml, utf8 } from './importHelpers';
 
-const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64').replace(/.{76}/g, '$&\r\n');
 const noisy = (n: number) => new Uint8Array(n).map((_, i) => (i * 7919 + ((i * i) >> 3)) % 251);
 
-function message(parts: { type: string; name?: string; body: Uint8Array }[]): Uint8Array {
-  const head = 'From: reports@receiver.example\r\nTo: dmarc@example.com\r\nSubject: Report\r\nMIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary="B"\r\n\r\n';
-  const body = parts
-    .map((p) => `--B\r\nContent-Type: ${p.type}${p.name ? `; name="${p.name}"` : ''}\r\nContent-Disposition: attachment${p.name ? `; filename="${p.name}"` : ''}\r\nContent-Transfer-Encoding: base64\r\n\r\n${b64(p.body)}\r\n`)
-    .join('');
-  return utf8(`${head}${body}--B--\r\n`);
-}
 
 describe('import: what one file’s read gives back', () => {
   it('an archive with nothing in it: "no DMARC aggregate report found in it"', async () => {

@@ -10,7 +10,7 @@ import { gzipSync, zipSync } from 'fflate';
 import { sniff } from '../../src/import/containers';
 import { buildReport, reportsNothing } from '../../src/import/reportMap';
 import { ReportXmlReader, type XmlBlock, type XmlObject } from '../../src/import/xmlReader';
-import { read, readOne, recordXml, reportXml, rowsOf, utf8 } from './importHelpers';
+import { message, read, readOne, recordXml, reportXml, rowsOf, utf8 } from './importHelpers';
 
 const QUIRKS = join(__dirname, '..', '..', 'test', 'fixtures', 'receiver-quirks');
 const fixture = (name: string): Uint8Array => new Uint8Array(readFileSync(join(QUIRKS, name)));
@@ -97,16 +97,6 @@ describe('import: <data_range> for <date_range>', () => {
 });
 
 describe('import: a message whose attachment is not what its name says', () => {
-  const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64').replace(/.{76}/g, '$&\r\n');
-  /** A message with these parts attached (base64); a part without a name has none in its headers. */
-  function message(parts: { type: string; name?: string; body: Uint8Array }[]): Uint8Array {
-    const head = 'From: reports@receiver.example\r\nTo: dmarc@example.com\r\nSubject: Report\r\nMIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary="B"\r\n\r\n';
-    const body = parts
-      .map((p) => `--B\r\nContent-Type: ${p.type}${p.name ? `; name="${p.name}"` : ''}\r\nContent-Disposition: attachment${p.name ? `; filename="${p.name}"` : ''}\r\nContent-Transfer-Encoding: base64\r\n\r\n${b64(p.body)}\r\n`)
-      .join('');
-    return utf8(`${head}${body}--B--\r\n`);
-  }
-
   it('an .eml whose report.zip is no zip (fixture) names the attachment and says what it is instead', async () => {
     assert.deepEqual(await read('zip-attachment-not-zip.eml', fixture('zip-attachment-not-zip.eml')), {
       reports: [],
