@@ -12,12 +12,16 @@ import type { DmarcRecord } from '../api/types';
 import { Commands } from '../commands';
 import type { Node, NodeOf } from './nodes';
 import { RefreshRound, refreshReport, type RefreshOutcome } from './refreshRound';
-import { appendTable, healthColor, revealBidiIn } from './treeText';
+import { healthColor, revealBidiIn } from './treeText';
 import { noticeNodes, noticesItem } from './notices';
 import { ipNodes, moreIpsItem } from './sourceIps';
-import { HealthTree, mixLine, verdictColor, verdictLabel } from './healthNodes';
+import { HealthTree } from './healthNodes';
 import type { SourceMarks } from './marks';
 import { sourceItem } from './sourceItem';
+import { PeriodCompare, type PeriodComparison } from './periodCompare';
+import { goneItem, ipItem, orgHeadline, summaryItem } from './periodItems';
+import { AttentionTree } from './attentionNodes';
+import type { Verdict } from '../advice/vocabulary';
 import { ReportTree } from '../reportFiles/reportTree';
 import { REPORT_FILES_ID, type ReportFiles } from '../reportFiles/reportFiles';
 
@@ -45,6 +49,7 @@ export class DmarcTreeProvider implements vscode.TreeDataProvider<Node>, vscode.
   private readonly memo = new SummaryMemo();
   private readonly reports: ReportTree | undefined;
   private readonly health: HealthTree;
+  private readonly compare: PeriodCompare;
 
   constructor(
     private readonly accounts: AccountStore,
@@ -57,11 +62,13 @@ export class DmarcTreeProvider implements vscode.TreeDataProvider<Node>, vscode.
   ) {
     this.reports = reportFiles && new ReportTree(reportFiles, this.text, now);
     this.health = new HealthTree(this.text, () => this.changed.fire(), vscode.env.language || 'en', marks);
+    this.compare = new PeriodCompare(store, () => this.changed.fire(), (l) => log.info(l));
   }
 
   /** Re-renders the tree; with `refresh`, every top-level bucket re-fetches when next shown. */
   refresh(opts: { refetch?: boolean } = {}): void {
     if (opts.refetch) {
+      this.compare.reset();
       this.pendingRefresh.add('*');
       this.refreshedNow.clear();
     }
@@ -90,6 +97,7 @@ export class DmarcTreeProvider implements vscode.TreeDataProvider<Node>, vscode.
   async refreshAll(): Promise<string> {
     const round = (this.round = new RefreshRound());
     this.refreshedNow.clear();
+    this.compare.reset();
     this.pendingRefresh.add('*');
     for (const k of this.expanded) this.refreshing.add(k);
     this.changed.fire();
@@ -129,8 +137,12 @@ export class DmarcTreeProvider implements vscode.TreeDataProvider<Node>, vscode.
     return { accountId: account.id, baseUrl: account.baseUrl, apiKey, organizationId: org.id };
   }
 
+  /** The watch's Needs Attention item, first in the tree (attentionNodes.ts). */
+  attention: AttentionTree | undefined;
+
   getChildren(node?: Node): vscode.ProviderResult<Node[]> {
-    if (!node) return [...this.roots(), ...(this.reports?.roots() ?? [])];
+    if (!node) return [...(this.attention?.roots() ?? []), ...this.roots(), ...(this.reports?.roots() ?? [])];
+    if (AttentionTree.owns(node)) return this.attention?.children(node) ?? [];
     if (node.kind === 'reports' || node.kind === 'location') return this.reports?.children(node);
     if (HealthTree.owns(node)) return this.health.children(node);
     switch (node.kind) {
@@ -194,13 +206,13 @@ export class DmarcTreeProvider implements vscode.TreeDataProvider<Node>, vscode.
       outcome(undefined, message);
       this.log.warn(`${organizationLabel(org)} · ${bucket.label}: ${e.kind}: ${message}`);
       if (previous) {
-        return [{ kind: 'message', label: vscode.l10n.t('Refresh failed: {0}', message), detail: vscode.l10n.t('Showing data fetched at {0}', new Date(previous.fetchedAt).toLocaleTimeString()), icon: 'warning' }, ...this.dataChildren(node, previous, previousRecords!)];
+        return [{ kind: 'message', label: vscode.l10n.t('Refresh failed: {0}', message), detail: vscode.l10n.t('Showing data fetched at {0}', new Date(previous.fetchedAt).toLocaleTimeString()), icon: 'warning' }, ...this.dataChildren(node, previous, previousRecords!, scope)];
       }
       return [{ kind: 'error', account, org, bucket, forbidden: e.kind === 'forbidden', message }];
     } finally {
       if (topLevel) this.clearGlobalRefreshWhenDone();
     }
-    return this.dataChildren(node, data, this.recordsOf(scope, bucket, data));
+    return this.dataChildren(node, data, this.recordsOf(scope, bucket, data), scope);
   }
 
   /**
@@ -239,10 +251,20 @@ export class DmarcTreeProvider implements vscode.TreeDataProvider<Node>, vscode.
     setTimeout(() => this.pendingRefresh.delete('*'), 1000);
   }
 
-  private dataChildren(node: NodeOf<'bucket'>, data: RangeData, records: readonly DmarcRecord[]): Node[] {
+  /** The period against the previous one of equal length, once its rows are in (periodCompare.ts). */
+  private comparisonOf(node: NodeOf<'bucket'>, scope: RecordScope, records: readonly DmarcRecord[]): PeriodComparison | undefined {
+    return this.compare.of(scope, node.bucket, records, (rows) => {
+      const v = new Map<string, Verdict>();
+      for (const [k, a] of this.health.of(rows, node).bySource) v.set(k, a.verdict);
+      return v;
+    });
+  }
+
+  private dataChildren(node: NodeOf<'bucket'>, data: RangeData, records: readonly DmarcRecord[], scope: RecordScope): Node[] {
     const { account, org, bucket } = node;
     const [held, sources] = [this.health.of(records, node), this.sourcesOf(records)];
-    const out: Node[] = [this.health.node(node, held, sources), { kind: 'summary', bucket, summary: this.summaryOf(records) }];
+    const cmp = this.comparisonOf(node, scope, records);
+    const out: Node[] = [this.health.node(node, held, sources), { kind: 'summary', bucket, summary: this.summaryOf(records), ...(cmp ? { change: cmp.total } : {}) }];
     out.push(...noticeNodes(node, data));
     if (bucket.children?.length) {
       out.push({ kind: 'group', account, org, bucket, label: bucket.children[0].kind === 'week' ? vscode.l10n.t('Weeks') : vscode.l10n.t('Days'), children: bucket.children });
@@ -250,7 +272,12 @@ export class DmarcTreeProvider implements vscode.TreeDataProvider<Node>, vscode.
     if (records.length === 0) {
       out.push({ kind: 'message', label: vscode.l10n.t('No reports in this range'), icon: 'circle-slash' });
     }
-    for (const source of sources) out.push({ kind: 'source', account, org, bucket, source, advice: held.bySource.get(source.source) });
+    for (const source of sources) {
+      out.push({ kind: 'source', account, org, bucket, source, advice: held.bySource.get(source.source), ...(cmp ? { change: cmp.sources.get(source.source), ipChanges: () => cmp.ips(source.source) } : {}) });
+    }
+    // Sources that sent in the previous period and not in this one.
+    const gone = cmp ? [...cmp.sources.values()].filter((c) => c.status === 'gone') : [];
+    if (gone.length) out.push(goneItem(gone, this.text));
     return out;
   }
 
@@ -262,6 +289,7 @@ export class DmarcTreeProvider implements vscode.TreeDataProvider<Node>, vscode.
   private makeItem(node: Node): vscode.TreeItem {
     const C = vscode.TreeItemCollapsibleState;
     if (ReportTree.owns(node)) return this.reports!.item(node);
+    if (AttentionTree.owns(node)) return this.attention!.item(node);
     if (HealthTree.owns(node)) return this.health.item(node);
     switch (node.kind) {
       case 'account': {
@@ -276,8 +304,9 @@ export class DmarcTreeProvider implements vscode.TreeDataProvider<Node>, vscode.
         if (node.account.id === REPORT_FILES_ID && this.reports) return this.reports.domainItem(node);
         const item = new vscode.TreeItem(organizationLabel(node.org), C.Collapsed);
         item.id = `o/${node.account.id}/${node.org.id}`;
-        item.description = node.org.name ? node.org.id : undefined;
-        item.tooltip = vscode.l10n.t('Organization {0} · account {1}', node.org.id, node.account.label);
+        const headline = orgHeadline(this.store, { accountId: node.account.id, organizationId: node.org.id }, this.now(), this.text, (r) => this.summaryOf(r));
+        item.description = [node.org.name ? node.org.id : undefined, headline?.short].filter(Boolean).join(' · ') || undefined;
+        item.tooltip = [vscode.l10n.t('Organization {0} · account {1}', node.org.id, node.account.label), ...(headline?.lines ?? [])].join('\n');
         item.iconPath = new vscode.ThemeIcon('organization');
         item.contextValue = 'org';
         return item;
@@ -309,40 +338,12 @@ export class DmarcTreeProvider implements vscode.TreeDataProvider<Node>, vscode.
         item.contextValue = 'group';
         return item;
       }
-      case 'summary': {
-        const s = node.summary;
-        const item = new vscode.TreeItem(this.text.passAndEmails(s.passRate, s.emails), C.None);
-        item.description = this.text.rows(s.rows);
-        item.iconPath = new vscode.ThemeIcon('graph', healthColor(s.passRate));
-        const md = new vscode.MarkdownString();
-        md.appendMarkdown(`**${vscode.l10n.t('DMARC pass rate')}** ${this.pct(s.passRate)} ${vscode.l10n.t('(email-weighted: aligned SPF or aligned DKIM passes)')}\n\n`);
-        appendTable(md, vscode.l10n.t('Category'), s.emailsByCategory, this.num.bind(this));
-        appendTable(md, vscode.l10n.t('Disposition'), s.emailsByDisposition, this.num.bind(this));
-        md.appendMarkdown(`\n${vscode.l10n.t('Boundaries in UTC.')}`);
-        item.tooltip = md;
-        item.contextValue = 'summary';
-        return item;
-      }
+      case 'summary':
+        return summaryItem(node, this.text);
       case 'source':
         return sourceItem(node, this.text, this.health.thresholds.compliant, this.health.marks.of(node.account.id, node.org.id).get(node.source.source));
-      case 'ip': {
-        const ip = node.ip;
-        const judged = node.advice?.ips.get(ip.ipAddress);
-        const item = new vscode.TreeItem(ip.ipAddress, C.None);
-        item.id = `i/${node.account.id}/${node.org.id}/${node.bucket.id}/${node.source.source}/${ip.ipAddress}`;
-        item.description = [this.text.passAndEmails(ip.passRate, ip.emails), ip.rdns.length ? ip.rdns.join(', ') : vscode.l10n.t('no rDNS'), ip.ipCountryCode].filter(Boolean).join(' · ');
-        item.tooltip = [
-          ip.ipAddress,
-          `${vscode.l10n.t('DMARC pass rate')}: ${this.text.percent(ip.passRate)}`,
-          this.text.emailsInRows(ip.emails, ip.rows),
-          `${vscode.l10n.t('rDNS')}: ${ip.rdns.join(', ') || vscode.l10n.t('none')}`,
-          `${vscode.l10n.t('Country')}: ${ip.ipCountryCode ?? vscode.l10n.t('unknown')}`,
-          ...(judged ? [`${vscode.l10n.t('Verdict')}: ${verdictLabel(judged.verdict)}`, mixLine(judged.mix, this.text)] : []),
-        ].join('\n');
-        item.iconPath = new vscode.ThemeIcon('circle-filled', judged ? verdictColor(judged.verdict) : healthColor(ip.passRate));
-        item.contextValue = 'ip';
-        return item;
-      }
+      case 'ip':
+        return ipItem(node, this.text);
       case 'notices':
         return noticesItem(node);
       case 'moreIps':
@@ -364,14 +365,6 @@ export class DmarcTreeProvider implements vscode.TreeDataProvider<Node>, vscode.
         return item;
       }
     }
-  }
-
-  private num(n: number): string {
-    return this.text.count(n);
-  }
-
-  private pct(rate: number | undefined): string {
-    return this.text.percent(rate);
   }
 
   dispose(): void {

@@ -6,6 +6,8 @@ import type { LibraryLocation } from '../import/library';
 import type { DomainReadiness, PeriodHealth, SourceAdvice } from '../advice/health';
 import type { RowClass } from '../advice/vocabulary';
 import type { SourceMark } from '../advice/marks';
+import type { Change } from '../advice/compare';
+import type { StoredFinding, WatchFailure } from '../watch/findingStore';
 
 /**
  * Plain tree nodes: the model (src/records) does the I/O, the provider maps these to TreeItems.
@@ -16,10 +18,11 @@ export type Node =
   | { kind: 'org'; account: Account; org: Organization }
   | { kind: 'bucket'; account: Account; org: Organization; bucket: Bucket }
   | { kind: 'group'; account: Account; org: Organization; bucket: Bucket; label: string; children: Bucket[] }
-  | { kind: 'summary'; bucket: Bucket; summary: Summary; note?: string }
+  | { kind: 'summary'; bucket: Bucket; summary: Summary; note?: string; change?: Change }
   /** `advice`: the source's verdict, mix and fix in the period (healthNodes.ts). */
-  | { kind: 'source'; account: Account; org: Organization; bucket: Bucket; source: SourceSummary; advice?: SourceAdvice }
-  | { kind: 'ip'; account: Account; org: Organization; bucket: Bucket; source: SourceSummary; ip: SourceSummary['ips'][number]; advice?: SourceAdvice }
+  /** `change`: against the previous period of equal length, once its rows are in (periodCompare.ts); `ipChanges` the same per IP. */
+  | { kind: 'source'; account: Account; org: Organization; bucket: Bucket; source: SourceSummary; advice?: SourceAdvice; change?: Change; ipChanges?: () => ReadonlyMap<string, Change> }
+  | { kind: 'ip'; account: Account; org: Organization; bucket: Bucket; source: SourceSummary; ip: SourceSummary['ips'][number]; advice?: SourceAdvice; change?: Change }
   /** The IPs of a source past the ones listed (sourceIps.ts): how many, and their emails. */
   | { kind: 'moreIps'; account: Account; org: Organization; bucket: Bucket; source: SourceSummary; count: number; emails: number }
   | { kind: 'message'; label: string; detail?: string; icon?: string }
@@ -35,6 +38,10 @@ export type Node =
   | { kind: 'markedSource'; account: Account; org: Organization; bucket: Bucket; source: string; mark: SourceMark }
   | { kind: 'error'; account: Account; org: Organization; bucket: Bucket; message: string; forbidden: boolean }
   /** The Report Files section: policy domains (as `org` nodes of the report-files account), then the locations. */
+  /** The watch's Needs Attention item (attentionNodes.ts), its findings and the checks that failed. */
+  | { kind: 'attention' }
+  | { kind: 'finding'; finding: StoredFinding }
+  | { kind: 'watchFailure'; failure: WatchFailure }
   | { kind: 'reports' }
   | { kind: 'location'; location: LibraryLocation }
   | { kind: 'fileError'; location: LibraryLocation; error: ImportError };

@@ -15,7 +15,8 @@ export const MAX_TREE_IPS = 100;
 export function ipNodes(node: NodeOf<'source'>): Node[] {
   const { account, org, bucket, source } = node;
   const shown = source.ips.slice(0, MAX_TREE_IPS);
-  const out: Node[] = shown.map((ip) => ({ kind: 'ip', account, org, bucket, source, ip, advice: node.advice }));
+  const changes = node.ipChanges?.();
+  const out: Node[] = shown.map((ip) => ({ kind: 'ip', account, org, bucket, source, ip, advice: node.advice, change: changes?.get(ip.ipAddress) }));
   const rest = source.ips.length - shown.length;
   if (rest > 0) {
     let emails = 0;

@@ -6,7 +6,8 @@
 import * as vscode from 'vscode';
 import type { SourceMark } from '../advice/marks';
 import type { SummaryText } from '../records/summaryText';
-import { appendSourceAdvice, verdictColor } from './healthText';
+import { appendSourceAdvice, verdictColor, verdictLabel } from './healthText';
+import { changeBadge, changeLines } from './periodCompare';
 import { appendMark, markContext, markedDescription } from './markNodes';
 import type { NodeOf } from './nodes';
 import { appendTable, healthColor } from './treeText';
@@ -15,13 +16,15 @@ export function sourceItem(node: NodeOf<'source'>, text: SummaryText, compliantB
   const s = node.source;
   const item = new vscode.TreeItem(s.source || vscode.l10n.t('(unknown source)'), s.ips.length ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
   item.id = `s/${node.account.id}/${node.org.id}/${node.bucket.id}/${s.source}`;
-  item.description = markedDescription(text.passAndEmails(s.passRate, s.emails), mark);
+  const badge = changeBadge(node.change, text);
+  item.description = markedDescription(badge ? `${text.passAndEmails(s.passRate, s.emails)} · ${badge}` : text.passAndEmails(s.passRate, s.emails), mark);
   item.iconPath = new vscode.ThemeIcon('circle-filled', node.advice ? verdictColor(node.advice.verdict) : healthColor(s.passRate));
   const md = new vscode.MarkdownString();
   md.appendMarkdown('**');
   md.appendText(s.source);
   md.appendMarkdown(`**\n\n${vscode.l10n.t('{0} from {1}', text.emailsInRows(s.emails, s.rows), text.ips(s.ips.length))}  \n`);
   md.appendMarkdown(`${vscode.l10n.t('DMARC pass rate')}: ${text.percent(s.passRate)}\n\n`);
+  if (node.change) md.appendText(`${changeLines(node.change, text, verdictLabel).join('\n')}\n\n`);
   appendTable(md, vscode.l10n.t('Category'), s.byCategory, (n) => text.count(n));
   if (mark) appendMark(md, mark);
   if (node.advice) appendSourceAdvice(md, node.advice, compliantBar, text);

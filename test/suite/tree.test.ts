@@ -27,6 +27,8 @@ describe('DMARC tree (extension host, local API server)', () => {
 
   before(async () => {
     server = await startApiServer({ keys: { [KEY]: [ORG] }, rowsPerDay: 40 });
+    // These tests count the requests of the buckets themselves: the previous period's (compare.test.ts) is off.
+    await vscode.workspace.getConfiguration('dmarc').update('compare.previousPeriod', false, vscode.ConfigurationTarget.Global);
     api = await extensionApi();
     await removeAllAccounts(api);
     account = await api.accounts.add('Tree test', server.url, KEY);
@@ -38,6 +40,7 @@ describe('DMARC tree (extension host, local API server)', () => {
     server.resetRequests();
   });
   after(async () => {
+    await vscode.workspace.getConfiguration('dmarc').update('compare.previousPeriod', undefined, vscode.ConfigurationTarget.Global);
     await removeAllAccounts(api);
     await server.close();
   });
