@@ -20,6 +20,9 @@ import { registerReportCommands, reportDropController } from './reportFiles/repo
 import { ptrResolver } from './reportFiles/resolver';
 import { englishCount } from './ui/counted';
 import type { PtrResolver } from './import/rdns';
+import { registerWatch } from './watch/watchWiring';
+import type { Watch } from './watch/watch';
+import type { FindingStore } from './watch/findingStore';
 
 /**
  * What activate() returns when VS Code runs the extension's tests (ExtensionMode.Test), so they
@@ -35,6 +38,11 @@ export interface DmarcExplorerApi {
   reportFiles: ReportFiles;
   /** The owner's marks on sources (globalState). */
   marks: SourceMarks;
+  /** The background watch (off unless `dmarc.watch.enabled`) and what it found. */
+  watch: Watch;
+  findings: FindingStore;
+  /** The DMARC view (its badge counts unseen findings). */
+  view: vscode.TreeView<Node>;
   /** Replaces how the commands ask the user (tests answer programmatically); returns a restore function. */
   usePrompter(p: Prompter): () => void;
   /** Reverse DNS for report files in tests (a fake with a canned table); undefined turns it off. */
@@ -195,6 +203,9 @@ export function activate(context: vscode.ExtensionContext): DmarcExplorerApi | u
     ...registerPanelCommands({ accounts, lookup, store, panels, prompter: () => prompter, log }),
   );
 
+  const watched = registerWatch({ context, accounts, store, panels, tree, view, log, prompter: () => prompter });
+  context.subscriptions.push(...watched.disposables);
+
   if (context.extensionMode !== vscode.ExtensionMode.Test) return undefined;
   return {
     context,
@@ -204,6 +215,9 @@ export function activate(context: vscode.ExtensionContext): DmarcExplorerApi | u
     panels,
     reportFiles,
     marks,
+    watch: watched.watch,
+    findings: watched.findings,
+    view,
     useResolver(r) {
       testResolver = r;
     },
