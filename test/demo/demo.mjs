@@ -1,7 +1,8 @@
 // `npm run demo`: the extension on sample data, with no API key of your own. Starts the local
-// DMARC Records API (test/server, 13 months of seeded data for a dozen organizations) and an
-// editor with the extension loaded: desktop VS Code when `code` is on the PATH, else the VS Code
-// Server the tests use, opened in your browser. Ctrl+C stops everything it started.
+// DMARC Records API (test/server, 13 months of seeded data for a dozen organizations, the last
+// days telling a week-over-week story: --story) and an editor with the extension loaded: desktop
+// VS Code when `code` is on the PATH, else the VS Code Server the tests use, opened in your
+// browser. Ctrl+C stops everything it started.
 //
 //   npm run demo -- [--browser] [--port 8080] [--api-port 8787] [--host-dir DIR] [--no-build]
 import { spawn, spawnSync } from 'node:child_process';
@@ -151,7 +152,8 @@ async function startApi() {
   }
   const cli = join(repoRoot, 'dist-test/server/cli.js');
   if (!existsSync(cli)) fail('dist-test/server/cli.js is missing: run `npm run demo` (it builds first)');
-  const child = spawn(process.execPath, [cli, '--port', String(apiPort), '--host', '127.0.0.1'], { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  // --story: the last two weeks hold a week-over-week story (test/server/story.ts) to find.
+  const child = spawn(process.execPath, [cli, '--port', String(apiPort), '--host', '127.0.0.1', '--story'], { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   stoppers.push(() => stopGroup(child.pid));
   let out = '';
   child.stderr.on('data', (b) => process.stderr.write(b));
@@ -170,7 +172,11 @@ async function startApi() {
   const at = lines.findIndex((l) => l.trim() === key);
   const orgs = [];
   for (let i = at + 1; at >= 0 && i < lines.length && /^\s{4}\S/.test(lines[i]); i++) orgs.push(lines[i]);
-  return { url, key, orgs };
+  // The story's lines (2-space lines after its heading).
+  const from = lines.findIndex((l) => l.startsWith('Story'));
+  const story = [];
+  for (let i = from + 1; from >= 0 && i < lines.length && /^\s{2}\S/.test(lines[i]); i++) story.push(lines[i]);
+  return { url, key, orgs, story };
 }
 
 async function main() {
@@ -220,6 +226,9 @@ Then, in the DMARC view (envelope icon in the activity bar): Add Account
   organization ID: acme (others: see the list below)
 
 ${api.orgs.join('\n')}
+
+What changed this week (the sample data's story; compare Last 7 days with the 7 days before):
+${api.story.join('\n')}
 
 Or open raw report files: DMARC: Open Report Files… → A Folder of Reports… →
   ${join(repoRoot, 'test/fixtures/reports')}

@@ -3,7 +3,7 @@
  *
  *   npm run api-server -- --port 8787 [--host 127.0.0.1] [--rows-per-day 40] [--seed 1]
  *                         [--now 2025-06-30] [--fault bareArray,latencyMs=500] [--key KEY=org1,org2]
- *                         [--base-path /dmarc] [--allow-remote] [--reports DIR]
+ *                         [--base-path /dmarc] [--allow-remote] [--reports DIR] [--story]
  *
  * Faults use the names of `Faults` in server.ts (see parseFaults). A base URL of
  * `<url>/_faults/<spec>` applies faults to just the requests made through it.
@@ -12,6 +12,7 @@ import { isLoopbackHost } from '../../src/api/url';
 import { DEFAULT_KEYS, ORGANIZATIONS } from './data';
 import { loadReportFolder } from './reportFolder';
 import { organizationFor, parseFaults, startApiServer, type ApiServerOptions, type Faults } from './server';
+import { storyLines } from './story';
 
 const USAGE = `Usage: npm run api-server -- [options]
   --port N            port to listen on (default 8787; 0 = any free port)
@@ -20,6 +21,9 @@ const USAGE = `Usage: npm run api-server -- [options]
   --cache-bodies N    keep the last N bodies served without faults and send them again as they are
                       to an identical request (bench: a hosted API renders off the user's cores)
   --seed N            data seed (default 1)
+  --story             tell the demo's week-over-week story in the days before --now: a new failing
+                      sender (acme), a pass-rate drop (globex), a volume spike (initech), reports
+                      that stop (soylent); see test/server/story.ts
   --now DATE          the server's "today" (ISO 8601; default: now)
   --fault SPEC        faults, e.g. bareArray,rdnsString=0.5,error500=every:3,latencyMs=300 (repeatable)
   --key KEY=ORG,ORG   an API key and the organizations it holds (repeatable; replaces the demo keys)
@@ -101,6 +105,10 @@ function parseArgs(argv: string[]): { opts: ApiServerOptions; allowRemote: boole
       case '--allow-remote':
         allowRemote = true;
         break;
+      case '--story':
+        if (inline !== undefined) fail('--story takes no value');
+        opts.story = true;
+        break;
       case '--reports':
         reports = value();
         break;
@@ -122,6 +130,7 @@ async function main(): Promise<void> {
   const { opts, allowRemote, reports } = parseArgs(process.argv.slice(2));
   const host = opts.host ?? '127.0.0.1';
   if (!allowRemote && !isLoopbackHost(host)) fail(`--host ${host} is not a loopback address; add --allow-remote to bind it anyway`);
+  if (reports !== undefined && opts.story) fail('--story tells its story on the sample data, not with --reports');
   if (reports !== undefined) {
     const folder = await loadReportFolder(reports).catch((e: Error) => fail(`--reports ${reports}: ${e.message}`));
     opts.reportRows = folder.rowsByDomain;
@@ -146,6 +155,10 @@ async function main(): Promise<void> {
   console.log(`  endpoint: ${server.url}/api/public/dmarc-records?organizationId=…&startDate=…&endDate=…`);
   if (reports === undefined) console.log(`  data: ${opts.rowsPerDay ?? 'varying'} rows/org/day, seed ${opts.seed ?? 1}, history to ${server.now.toISOString()}`);
   else console.log(`  data: the report files in ${reports}`);
+  if (opts.story) {
+    console.log('Story (--story), what changed in the last days:');
+    for (const line of storyLines(server.now)) console.log(`  ${line}`);
+  }
   console.log('Keys and their organizations:');
   for (const [key, orgs] of Object.entries(server.keys)) {
     console.log(`  ${key}`);

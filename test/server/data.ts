@@ -112,6 +112,65 @@ function reporterSpelling(reporter: string, result: string): string {
   return result;
 }
 
+/** A row's aligned SPF and DKIM results and whether DMARC passes, by the rules above. */
+export function judge(reporter: string, from: string, spf: string, returnPath: string, dkims: readonly WireRow['dkims'][number][]): { alignedSpf: string; alignedDkim: string; pass: boolean } {
+  const alignedSpf = spf === 'pass' ? (aligned(returnPath, from) ? 'pass' : 'fail') : spf === 'temperror' || spf === 'temperr' ? spf : 'fail';
+  const alignedDkim = dkims.some((d) => d.result === 'pass' && aligned(d.domain, from))
+    ? 'pass'
+    : dkims.length === 0
+      ? reporter === 'comcast.net' || reporter === 'Orange' ? '' : 'none'
+      : 'fail';
+  return { alignedSpf, alignedDkim, pass: alignedSpf === 'pass' || alignedDkim === 'pass' };
+}
+
+/**
+ * One row of `org` on `dayIndex` for what sender `s` sent as `from`, reported by `reporter`: the
+ * reporter's spellings, the verdict, the fields only some reporters fill, the emails (`emails`,
+ * or drawn from `r`) and the date. generateDay and the story (story.ts) both make rows here.
+ */
+export function rowOf(org: Organization, dayIndex: number, r: Rng, reporter: string, from: string, s: Sent, emails?: number): WireRow {
+  // Some receivers cannot make sense of a signature and say so in their own words.
+  const dkims = s.dkims.map((d) => ({
+    ...d,
+    result: reporterSpelling(reporter, reporter === 'Mail.ru' && d.result === 'neutral' ? 'unknown' : d.result),
+  }));
+  const spf = reporterSpelling(reporter, s.spf);
+  const { alignedSpf, alignedDkim, pass } = judge(reporter, from, spf, s.returnPath, dkims);
+  let dmarc: Disposition = pass ? 'none' : org.policy;
+  if (!pass && s.forwarded && r.chance(0.4)) dmarc = 'none'; // local policy override for forwarded mail
+  const category = categoryOf(alignedSpf, alignedDkim, dmarc);
+
+  const to =
+    (reporter === 'Outlook.com' ? r.chance(0.95) : reporter === 'Enterprise Outlook' ? r.chance(0.5) : r.chance(0.01))
+      ? reporter === 'Outlook.com' ? r.pick(OUTLOOK_TO) : r.pick(CORP_TO)
+      : undefined;
+  const ipCountryCode = s.ipCountryCode !== undefined && r.chance(0.97) ? s.ipCountryCode : undefined;
+  const reportId = reporter === 'google.com' || reporter === 'Yahoo' || reporter === 'Mail.ru' ? `${hashSeed(reporter, dayIndex, org.id)}${r.int(100, 999)}` : undefined;
+
+  // Fields in the order of the spec; absent optional fields are `undefined`, which
+  // JSON.stringify leaves out.
+  return {
+    source: s.source,
+    reporter,
+    visibleFrom: from,
+    returnPath: s.returnPath,
+    to,
+    ipAddress: s.ipAddress,
+    ipCountryCode,
+    rdns: s.rdns,
+    emails: emails ?? emailsCount(r, s.bulk),
+    category,
+    date: dateOf(dayIndex * DAY_MS, r),
+    dmarc,
+    alignedSpf,
+    alignedDkim,
+    spf,
+    dkims,
+    from,
+    reportId,
+  };
+}
+
 /**
  * The rows of one organization for one UTC day (dayIndex = days since 1970-01-01). Same
  * arguments, same rows. `rowsPerDay` fixes the count; otherwise it varies by org and weekday.
@@ -119,7 +178,6 @@ function reporterSpelling(reporter: string, result: string): string {
 export function generateDay(org: Organization, dayIndex: number, seed: number, rowsPerDay?: number): WireRow[] {
   const r = new Rng(hashSeed(seed, org.id, dayIndex));
   const count = rowsPerDay ?? defaultCount(org, dayIndex, r);
-  const dayStart = dayIndex * DAY_MS;
   const rows: WireRow[] = new Array(count);
   const senders: (readonly [string, number])[] = [
     ['platform', 50],
@@ -143,54 +201,7 @@ export function generateDay(org: Organization, dayIndex: number, seed: number, r
           : kind === 'spoofer'
             ? spoofer(r, from)
             : esp(r, kind as EspName, from);
-
-    // Some receivers cannot make sense of a signature and say so in their own words.
-    const dkims = s.dkims.map((d) => ({
-      ...d,
-      result: reporterSpelling(reporter, reporter === 'Mail.ru' && d.result === 'neutral' ? 'unknown' : d.result),
-    }));
-    const spf = reporterSpelling(reporter, s.spf);
-    const alignedSpf = spf === 'pass' ? (aligned(s.returnPath, from) ? 'pass' : 'fail') : spf === 'temperror' || spf === 'temperr' ? spf : 'fail';
-    const alignedDkim = dkims.some((d) => d.result === 'pass' && aligned(d.domain, from))
-      ? 'pass'
-      : dkims.length === 0
-        ? reporter === 'comcast.net' || reporter === 'Orange' ? '' : 'none'
-        : 'fail';
-    const pass = alignedSpf === 'pass' || alignedDkim === 'pass';
-    let dmarc: Disposition = pass ? 'none' : org.policy;
-    if (!pass && s.forwarded && r.chance(0.4)) dmarc = 'none'; // local policy override for forwarded mail
-    const category = categoryOf(alignedSpf, alignedDkim, dmarc);
-
-    const to =
-      (reporter === 'Outlook.com' ? r.chance(0.95) : reporter === 'Enterprise Outlook' ? r.chance(0.5) : r.chance(0.01))
-        ? reporter === 'Outlook.com' ? r.pick(OUTLOOK_TO) : r.pick(CORP_TO)
-        : undefined;
-    const ipCountryCode = s.ipCountryCode !== undefined && r.chance(0.97) ? s.ipCountryCode : undefined;
-    const reportId = reporter === 'google.com' || reporter === 'Yahoo' || reporter === 'Mail.ru' ? `${hashSeed(reporter, dayIndex, org.id)}${r.int(100, 999)}` : undefined;
-
-    // Fields in the order of the spec; absent optional fields are `undefined`, which
-    // JSON.stringify leaves out.
-    const row: WireRow = {
-      source: s.source,
-      reporter,
-      visibleFrom: from,
-      returnPath: s.returnPath,
-      to,
-      ipAddress: s.ipAddress,
-      ipCountryCode,
-      rdns: s.rdns,
-      emails: emailsCount(r, s.bulk),
-      category,
-      date: dateOf(dayStart, r),
-      dmarc,
-      alignedSpf,
-      alignedDkim,
-      spf,
-      dkims,
-      from,
-      reportId,
-    };
-    rows[i] = row;
+    rows[i] = rowOf(org, dayIndex, r, reporter, from, s);
   }
   return rows;
 }

@@ -193,6 +193,26 @@ export function esp(r: Rng, name: EspName, from: string): Sent {
   }
 }
 
+/**
+ * Brevo (formerly Sendinblue) as an account set up with its defaults: it signs only as itself
+ * (`d=sendinblue.com`) and bounces to its own Return-Path domain, so SPF and DKIM pass but neither
+ * aligns with the Header From. No organization uses it; the demo's story (story.ts) brings it in.
+ */
+export function brevo(r: Rng): Sent {
+  const [a, b] = r.pick([[1, 179], [185, 41], [77, 32]] as const);
+  const c = a === 1 ? r.int(112, 127) : a === 185 ? r.int(28, 31) : r.int(148, 151);
+  const d = r.int(1, 254);
+  return {
+    source: 'Brevo',
+    ipAddress: `${a}.${b}.${c}.${d}`,
+    ipCountryCode: r.pick(['FR', 'FR', 'FR', 'DE']),
+    rdns: [`${a}-${b}-${c}-${d}.smtp-out.sendinblue.com`],
+    returnPath: `bounces.sendinblue.com`,
+    spf: 'pass',
+    dkims: [{ selector: 'mail', domain: 'sendinblue.com', result: 'pass' }],
+  };
+}
+
 const FORWARDERS = ['cs.university.edu', 'lists.debian.org', 'alumni.mit.edu', 'pobox.com', 'forwardemail.net'];
 
 export function forwarder(r: Rng, from: string): Sent {

@@ -9,6 +9,10 @@
  * - missing/invalid organizationId/startDate/endDate, or endDate before startDate → 400 `{message}`;
  * - any other path → 404; success → 200 envelope, rows filtered by `date`, both bounds inclusive;
  * - rows come from data.ts: deterministic per (organization, UTC day), ~13 months before `now`;
+ * - with `story` (off by default; on in `npm run demo`), story.ts tells a week-over-week story in
+ *   the days before `now`: acme gets a new failing sender (Brevo, the last 5 days), globex's
+ *   Amazon SES pass rate falls from 100% to under 15% (a broken DKIM key rotation, the last 7 days),
+ *   initech's volume is 4× on the last 2 days, and soylent's reports stop (no rows, last 4 days);
  * - the body is streamed in chunks with backpressure, never built as one string;
  * - faults (see `Faults`) are set per server (`setFaults`, `faults` option), per request with a
  *   `faults=` query parameter, or per base URL with a `/_faults/<spec>` path prefix — the last
@@ -20,6 +24,7 @@ import { DAY_MS, DEFAULT_KEYS, HISTORY_DAYS, generateDay, organizationFor, type 
 import { Rng, hashSeed } from './rng';
 import { BAD_REQUEST_MESSAGE, HOSTILE_STRINGS, fires, parseFaults, type Faults } from './faults';
 import { applyRowFaults } from './rowFaults';
+import { storyDay } from './story';
 import { bodySink, chooseEncoding, type WireFaults } from './wireVariants';
 
 export { BAD_REQUEST_MESSAGE, HOSTILE_STRINGS, organizationFor, parseFaults };
@@ -38,6 +43,11 @@ export interface ApiServerOptions {
   faults?: Faults;
   /** The server's "today": history ends here. Default: when the server starts. */
   now?: Date;
+  /**
+   * Tell the demo's week-over-week story (story.ts) in the days before `now`: a new failing sender,
+   * a source whose pass rate drops, a volume spike, reports that stop. Default false: data.ts alone.
+   */
+  story?: boolean;
   /** A path prefix the API lives under, e.g. `/dmarc` (default none). */
   basePath?: string;
   /**
@@ -290,7 +300,11 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
     const lastDay = fromReports ? 0 : Math.min(Math.floor(end / DAY_MS), nowDay);
     const hi = fromReports ? end : Math.min(end, nowMs);
     for (let day = firstDay; day <= lastDay && !closed; day++) {
-      const rows = fromReports ? (opts.reportRows!.get(org.id) ?? []) : generateDay(org, day, seed, opts.rowsPerDay);
+      const rows = fromReports
+        ? (opts.reportRows!.get(org.id) ?? [])
+        : opts.story
+          ? storyDay(org, day, nowDay, seed, opts.rowsPerDay)
+          : generateDay(org, day, seed, opts.rowsPerDay);
       const fr = new Rng(hashSeed(seed, org.id, day, 'faults'));
       for (let i = 0; i < rows.length; i++) {
         const row = rows[i]!;

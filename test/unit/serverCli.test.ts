@@ -69,6 +69,7 @@ describe('local API server: kept bodies and the CLI', () => {
         assert.ok(base, p.out() + p.err());
         assert.ok(p.out().includes(KEY) && p.out().includes('second-key-0b9d4e61a7c3f258'));
         assert.match(p.out(), /hooli\s+Hooli/);
+        assert.doesNotMatch(p.out(), /^Story/m, 'no story unless asked');
         const r = await get(url(range('acme', '2025-06-10', '2025-06-10T23:59:59.999Z'), undefined, base));
         assert.equal(r.body.dmarcRecords.length, 5);
       } finally {
@@ -76,6 +77,32 @@ describe('local API server: kept bodies and the CLI', () => {
       }
       assert.equal(await p.exited, 0);
       assert.match(p.out(), /stopping/);
+    });
+
+    it('--story: prints what changed, with dates, and serves it (soylent silent, acme\u2019s new Brevo rows on top of its own)', async () => {
+      const p = run(['--port', '0', '--rows-per-day', '5', '--now', '2025-06-15T12:00:00Z', '--story']);
+      try {
+        const deadline = Date.now() + 10_000;
+        while (!/Press Ctrl\+C/.test(p.out()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+        const base = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(p.out())?.[1];
+        assert.ok(base, p.out() + p.err());
+        assert.match(p.out(), /^Story \(--story\)/m);
+        assert.match(p.out(), /^ {2}acme +a new sender, Brevo, failing DMARC since 2025-06-11/m);
+        assert.match(p.out(), /^ {2}globex +Amazon SES's DKIM broken by a key rotation since 2025-06-09/m);
+        assert.match(p.out(), /^ {2}initech +a volume spike: about 4x the usual emails on 2025-06-14 and 2025-06-15/m);
+        assert.match(p.out(), /^ {2}soylent +reports stopped: no rows since 2025-06-12/m);
+        const day = (org: string) => get(url(range(org, '2025-06-14', '2025-06-14T23:59:59.999Z'), undefined, base));
+        assert.deepEqual((await day('soylent')).body.dmarcRecords, []);
+        const acme = (await day('acme')).body.dmarcRecords as { source: string }[];
+        assert.equal(acme.filter((r) => r.source !== 'Brevo').length, 5);
+        assert.ok(acme.some((r) => r.source === 'Brevo'));
+      } finally {
+        p.child.kill('SIGINT');
+      }
+      assert.equal(await p.exited, 0);
+      const withReports = run(['--port', '0', '--story', '--reports', __dirname]);
+      assert.equal(await withReports.exited, 1);
+      assert.match(withReports.err(), /--story .*not with --reports/);
     });
 
     it('a port in use: a clear message suggesting --port, exit 1', async () => {

@@ -1,0 +1,112 @@
+// The demo's week-over-week story (test/server/story.ts), read over real HTTP from the local API
+// server: each part where it should be, the rest of the data untouched, and no story unless asked.
+import { strict as assert } from 'node:assert';
+import { DAY_MS, findOrganization, generateDay, type WireRow } from '../server/data';
+import { startApiServer, type ApiServer } from '../server/server';
+import { NOW, apiUrl, get, range } from './serverHelpers';
+
+const nowDay = Math.floor(NOW.getTime() / DAY_MS);
+const dayOf = (row: WireRow) => Math.floor(Date.parse(row.date) / DAY_MS);
+const emailsOf = (rows: readonly WireRow[]) => rows.reduce((n, r) => n + r.emails, 0);
+/** Email-weighted DMARC pass rate in percent. */
+const passRate = (rows: readonly WireRow[]) => (100 * emailsOf(rows.filter((r) => r.alignedSpf === 'pass' || r.alignedDkim === 'pass'))) / emailsOf(rows);
+/** The rows of the days `from`..`to` (ages: days before the server's today) as one list. */
+const between = (rows: readonly WireRow[], from: number, to: number) => rows.filter((r) => nowDay - dayOf(r) <= from && nowDay - dayOf(r) >= to);
+
+describe('local API server: the week-over-week story', () => {
+  let story: ApiServer;
+  let plain: ApiServer;
+  before(async () => {
+    [story, plain] = await Promise.all([startApiServer({ now: NOW, story: true }), startApiServer({ now: NOW })]);
+  });
+  after(() => Promise.all([story.close(), plain.close()]));
+
+  /** The rows of `org` from `oldest` days before today to `newest` days before today (whole UTC days). */
+  async function rows(server: ApiServer, org: string, oldest: number, newest = 0): Promise<WireRow[]> {
+    const day = (age: number) => new Date((nowDay - age) * DAY_MS).toISOString().slice(0, 10);
+    const r = await get(apiUrl(server.url, range(org, `${day(oldest)}T00:00:00.000Z`, `${day(newest)}T23:59:59.999Z`)));
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    return r.body.dmarcRecords;
+  }
+
+  it('acme: a sender never seen before, Brevo, sends only in the last 5 days, a few hundred to a few thousand emails a day, all rejected', async () => {
+    const all = await rows(story, 'acme', 395);
+    const brevo = all.filter((r) => r.source === 'Brevo');
+    assert.deepEqual([...new Set(brevo.map((r) => nowDay - dayOf(r)))].filter((age) => age > 4), [], 'no Brevo row before the last 5 days');
+    const perDay = [4, 3, 2, 1].map((age) => between(brevo, age, age));
+    for (const [i, day] of perDay.entries()) {
+      assert.ok(day.length >= 3 && day.length <= 5, `day ${i}: ${day.length} rows`);
+      assert.ok(emailsOf(day) >= 300 && emailsOf(day) <= 3000, `day ${i}: ${emailsOf(day)} emails`);
+    }
+    assert.ok(emailsOf(perDay[3]!) > emailsOf(perDay[0]!), 'it sends more each day');
+    // Signed only as itself, SPF for its own bounce domain: neither aligns, and acme's p=reject rejects it.
+    for (const r of brevo) {
+      assert.deepEqual(r.dkims.map((d) => `${d.domain} ${d.result}`), ['sendinblue.com pass']);
+      assert.equal(r.returnPath, 'bounces.sendinblue.com');
+      assert.deepEqual([r.spf, r.alignedSpf, r.alignedDkim, r.dmarc, r.category], ['pass', 'fail', 'fail', 'reject', 'rejected']);
+      assert.ok(findOrganization('acme')!.domains.includes(r.visibleFrom));
+    }
+    // Everything else of acme is the generator's.
+    assert.deepEqual(between(all, 20, 0).filter((r) => r.source !== 'Brevo'), await rows(plain, 'acme', 20));
+  });
+
+  it('globex: Amazon SES passes every time the week before, then a broken key rotation drops its pass rate by far more than 20 points', async () => {
+    const fortnight = await rows(story, 'globex', 13);
+    const ses = fortnight.filter((r) => r.source === 'Amazon SES');
+    const before = between(ses, 13, 7);
+    const last = between(ses, 6, 0);
+    assert.ok(before.length >= 10 && last.length >= 10, `${before.length} and ${last.length} rows`);
+    const [was, is] = [passRate(before), passRate(last)];
+    assert.equal(was, 100);
+    assert.ok(was - is > 20, `pass rate ${was.toFixed(1)}% → ${is.toFixed(1)}%`);
+    assert.ok(is < 15, `at most 15% of its mail still passes: ${is.toFixed(1)}%`);
+    // Every failing row: SES's own MAIL FROM, globex's signature under the new selector failing, quarantined.
+    const failing = last.filter((r) => r.alignedDkim !== 'pass');
+    assert.ok(failing.length > last.length / 2, `${failing.length} of ${last.length} rows fail`);
+    for (const r of failing) {
+      assert.deepEqual(r.dkims.filter((d) => d.domain === r.visibleFrom).map((d) => `${d.selector} ${d.result}`), ['rotated2025a7kq fail']);
+      assert.deepEqual([r.returnPath, r.alignedSpf, r.dmarc, r.category], ['amazonses.com', 'fail', 'quarantine', 'quarantined']);
+    }
+    assert.ok(before.every((r) => r.dkims.every((d) => d.selector !== 'rotated2025a7kq')), 'the new selector appears only after the rotation');
+    // globex's other sources are the generator's.
+    assert.deepEqual(
+      fortnight.filter((r) => r.source !== 'Amazon SES'),
+      (await rows(plain, 'globex', 13)).filter((r) => r.source !== 'Amazon SES'),
+    );
+  });
+
+  it('initech: the last 2 days hold at least 3× the average daily emails of the 14 days before, and 4× the rows', async () => {
+    const all = await rows(story, 'initech', 15);
+    const usual = emailsOf(between(all, 15, 2)) / 14;
+    const spike = emailsOf(between(all, 1, 0)) / 2;
+    assert.ok(spike >= 3 * usual, `${spike.toFixed(0)} emails a day against ${usual.toFixed(0)}`);
+    // Yesterday, a whole day: four times its usual rows; the 14 days before are the generator's.
+    const plainRows = await rows(plain, 'initech', 15);
+    assert.equal(between(all, 1, 1).length, 4 * between(plainRows, 1, 1).length);
+    assert.ok(emailsOf(between(all, 1, 1)) >= 4 * usual - 20, 'yesterday: at least 4× the usual emails (rounding aside)');
+    assert.deepEqual(between(all, 15, 2), between(plainRows, 15, 2));
+  });
+
+  it('soylent: no rows at all in the last 4 days, rows on every day before', async () => {
+    const all = await rows(story, 'soylent', 13);
+    assert.deepEqual(between(all, 3, 0), []);
+    for (let age = 13; age >= 4; age--) assert.ok(between(all, age, age).length > 0, `rows ${age} days ago`);
+    assert.ok(between(await rows(plain, 'soylent', 3), 3, 0).length > 0, 'without the story, soylent reports as usual');
+  });
+
+  it('a day of the story reads the same whatever range asked for it', async () => {
+    for (const org of ['acme', 'globex', 'initech']) {
+      assert.deepEqual(await rows(story, org, 1, 1), between(await rows(story, org, 20), 1, 1), org);
+    }
+  });
+
+  it('off by default: every organization\u2019s rows are the generator\u2019s, and the story leaves the others alone', async () => {
+    for (const id of ['acme', 'globex', 'initech', 'soylent', 'umbrella']) {
+      const org = findOrganization(id)!;
+      const generated: WireRow[] = [];
+      for (let d = nowDay - 20; d <= nowDay; d++) generated.push(...generateDay(org, d, 1).filter((r) => Date.parse(r.date) <= NOW.getTime()));
+      assert.deepEqual(await rows(plain, id, 20), JSON.parse(JSON.stringify(generated)), id);
+    }
+    assert.deepEqual(await rows(story, 'umbrella', 20), await rows(plain, 'umbrella', 20));
+  });
+});
