@@ -6,8 +6,8 @@
  * is `nowDay - day` (0 today, 1 yesterday, …). Deterministic per (seed, organization, day, nowDay).
  *
  *  - acme, a new failing sender: Brevo (formerly Sendinblue), never seen before, sends in the last
- *    5 days (age 0–4), 3–5 rows a day, about 400 emails on its first day rising to about 2,400
- *    today. Set up with its defaults it signs only as itself (d=sendinblue.com, pass) and SPF
+ *    2 days (age 0–1: yesterday is the watch's last full day, so the watch finds it new whenever it
+ *    runs today), 3–5 rows a day, about 400 emails yesterday and about 900 today. Set up with its defaults it signs only as itself (d=sendinblue.com, pass) and SPF
  *    passes for its own bounce domain: neither aligns, DMARC fails, acme's p=reject rejects it.
  *  - globex, a source whose pass rate drops: its Amazon SES sends with SES's own MAIL FROM
  *    (amazonses.com, on every day of the story), so DMARC rests on the DKIM signature of globex's
@@ -28,7 +28,7 @@ import { hashSeed, Rng } from './rng';
 import { brevo, REPORTERS } from './senders';
 
 export const STORY = {
-  newSender: { org: 'acme', source: 'Brevo', days: 5 },
+  newSender: { org: 'acme', source: 'Brevo', days: 2 },
   passDrop: { org: 'globex', source: 'Amazon SES', days: 7, failShare: 0.85, returnPath: 'amazonses.com' },
   spike: { org: 'initech', days: 2, factor: 4, baselineDays: 14 },
   stopped: { org: 'soylent', days: 4 },

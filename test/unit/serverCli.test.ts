@@ -87,7 +87,7 @@ describe('local API server: kept bodies and the CLI', () => {
         const base = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(p.out())?.[1];
         assert.ok(base, p.out() + p.err());
         assert.match(p.out(), /^Story \(--story\)/m);
-        assert.match(p.out(), /^ {2}acme +a new sender, Brevo, failing DMARC since 2025-06-11/m);
+        assert.match(p.out(), /^ {2}acme +a new sender, Brevo, failing DMARC since 2025-06-14/m);
         assert.match(p.out(), /^ {2}globex +Amazon SES's DKIM broken by a key rotation since 2025-06-09/m);
         assert.match(p.out(), /^ {2}initech +a volume spike: about 4x the usual emails on 2025-06-14 and 2025-06-15/m);
         assert.match(p.out(), /^ {2}soylent +reports stopped: no rows since 2025-06-12/m);
