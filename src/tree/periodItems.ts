@@ -23,7 +23,7 @@ export function summaryItem(node: NodeOf<'summary'>, text: SummaryText): vscode.
   item.iconPath = new vscode.ThemeIcon('graph', healthColor(s.passRate));
   const md = new vscode.MarkdownString();
   md.appendMarkdown(`**${vscode.l10n.t('DMARC pass rate')}** ${text.percent(s.passRate)} ${vscode.l10n.t('(email-weighted: aligned SPF or aligned DKIM passes)')}\n\n`);
-  if (node.change) md.appendText(`${changeLines(node.change, text, verdictLabel).join('\n')}\n\n`);
+  if (node.change) md.appendMarkdown(`${changeLines(node.change, text, verdictLabel).join('  \n')}\n\n`);
   const count = (n: number) => text.count(n);
   appendTable(md, vscode.l10n.t('Category'), s.emailsByCategory, count);
   appendTable(md, vscode.l10n.t('Disposition'), s.emailsByDisposition, count);

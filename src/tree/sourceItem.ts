@@ -24,7 +24,7 @@ export function sourceItem(node: NodeOf<'source'>, text: SummaryText, compliantB
   md.appendText(s.source);
   md.appendMarkdown(`**\n\n${vscode.l10n.t('{0} from {1}', text.emailsInRows(s.emails, s.rows), text.ips(s.ips.length))}  \n`);
   md.appendMarkdown(`${vscode.l10n.t('DMARC pass rate')}: ${text.percent(s.passRate)}\n\n`);
-  if (node.change) md.appendText(`${changeLines(node.change, text, verdictLabel).join('\n')}\n\n`);
+  if (node.change) md.appendMarkdown(`${changeLines(node.change, text, verdictLabel).join('  \n')}\n\n`);
   appendTable(md, vscode.l10n.t('Category'), s.byCategory, (n) => text.count(n));
   if (mark) appendMark(md, mark);
   if (node.advice) appendSourceAdvice(md, node.advice, compliantBar, text);

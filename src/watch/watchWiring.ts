@@ -37,7 +37,9 @@ export function registerWatch(deps: WatchWiringDeps): { watch: Watch; findings: 
   const show = (f: StoredFinding): void => {
     const account = deps.accounts.get(f.accountId);
     const org = account?.organizations.find((o) => o.id === f.orgId);
-    void findings.markSeen(f.id).then(changed);
+    // Seen at once (the badge drops now); saved in the background.
+    void findings.markSeen(f.id);
+    changed();
     if (!account || !org) return;
     deps.panels.open({ account, org, start: new Date(f.windowStart), end: new Date(f.end), ...(f.subject ? { source: f.subject } : {}) });
   };
