@@ -43,7 +43,10 @@ describe('DMARC tree in the browser', () => {
     const rows = await wb.page.locator('.sidebar .monaco-list-row').allInnerTexts();
     const sourceRows = rows.filter((r) => /[\d.]+% pass · [\d,]+ emails?/.test(r));
     assert.ok(sourceRows.length >= 3, `summary and sources shown: ${rows.join(' | ')}`);
-    assert.equal(server.requests.filter((r) => r.query.organizationId === ORG).length, 2, 'the access check and one fetch for the bucket');
+    // Then, in the background, the previous 7 days (what changed): the sources say ▲/▼ or new.
+    const moved = wb.page.locator('.sidebar .monaco-list-row', { hasText: /% pass · [\d,]+ emails? · ([▲▼][\d.]+ pts|±0 pts|new)/ }).first();
+    await moved.waitFor({ state: 'visible', timeout: 30_000 });
+    assert.equal(server.requests.filter((r) => r.query.organizationId === ORG).length, 3, 'the access check, one fetch for the bucket, one for the 7 days before it');
     await wb.screenshot('tree-last-7-days');
   });
 
