@@ -229,6 +229,9 @@ ${api.orgs.join('\n')}
 
 What changed this week (the sample data's story; compare Last 7 days with the 7 days before):
 ${api.story.join('\n')}
+In the tree, a period's sources then say new, ▲ or ▼ (points of pass rate against the period
+before). Turn on the watch (Settings → dmarc.watch.enabled) or run DMARC: Check Now for What
+Changed: the view gets a badge and a Needs Attention item with what it found.
 
 Or open raw report files: DMARC: Open Report Files… → A Folder of Reports… →
   ${join(repoRoot, 'test/fixtures/reports')}
