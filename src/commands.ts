@@ -22,6 +22,7 @@ export const Commands = {
   removeReportLocation: 'dmarc.removeReportLocation',
   reloadReportFiles: 'dmarc.reloadReportFiles',
   clearDiskCache: 'dmarc.clearDiskCache',
+  openOverview: 'dmarc.openOverview',
 } as const;
 
 /** Context keys set by the extension, read by `when` clauses in package.json. */
