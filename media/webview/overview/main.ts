@@ -20,6 +20,8 @@ import { OverviewGrid } from './grid';
 
 interface Perf {
   csp: string[];
+  /** Date.now() when this script started. */
+  scriptAt: number;
   /** Date.now() when a row with figures (or an error) was first on screen, and when every row was. */
   firstRowAt: number | null;
   completeAt: number | null;
@@ -32,7 +34,7 @@ declare global {
   }
 }
 
-const perf: Perf = { csp: [], firstRowAt: null, completeAt: null, rows: 0 };
+const perf: Perf = { csp: [], scriptAt: Date.now(), firstRowAt: null, completeAt: null, rows: 0 };
 window.__dmarcOverview = perf;
 document.addEventListener('securitypolicyviolation', (e) => {
   if (perf.csp.length < 50) perf.csp.push(`${e.violatedDirective} ${e.blockedURI}`.slice(0, 300));
@@ -140,6 +142,13 @@ class OverviewApp {
     this.schedule();
   }
 
+  /** Draws now what came so far (the page's first rows: no frame to wait for). */
+  renderNow(): void {
+    if (this.frame) cancelAnimationFrame(this.frame);
+    this.frame = 0;
+    this.render();
+  }
+
   /** Renders in the next frame: a burst of rows is drawn once. */
   private schedule(): void {
     if (this.frame) return;
@@ -209,4 +218,5 @@ const app = new OverviewApp();
 const init = bootInit(document.body.dataset.init);
 if (init) app.onMessage(init as unknown as OverviewInit);
 for (const m of takeEarlyMessages()) app.onMessage(m as OverviewHostMessage);
+app.renderNow();
 post({ type: 'ready' });
