@@ -28,7 +28,8 @@ describe('Overview of all organizations in the browser', () => {
 
   before(async () => {
     server = await startApiServer({ keys: { [KEY]: ORGS.map(([id]) => id) }, rowsPerDay: 40 });
-    wb = await openWorkbench({ userSettings: { 'workbench.colorTheme': 'Default Dark Modern' } });
+    // Two requests at a time: with four organizations, some are in while others wait (the Cancel test).
+    wb = await openWorkbench({ userSettings: { 'workbench.colorTheme': 'Default Dark Modern', 'dmarc.overview.concurrency': 2 } });
     await openDmarcView(wb.page);
     await addAccount(wb.page, { label: 'Overview', baseUrl: server.url, key: KEY, orgId: ORGS[0]![0], orgName: ORGS[0]![1] });
     for (const [id, name] of ORGS.slice(1)) {
@@ -142,5 +143,28 @@ describe('Overview of all organizations in the browser', () => {
     frame = await findWebviewFrame(wb.page, '[data-testid="overview"][data-phase="done"]', 30_000);
     assert.equal(await frame.locator('tr[data-state="loaded"]').count(), ORGS.length);
     assert.equal(server.requests.length, 0);
+  });
+
+  it('Refresh fetches again under one progress notification; its Cancel keeps the rows in and marks the rest', async () => {
+    server.setFaults({ latencyMs: 2500 });
+    try {
+      server.resetRequests();
+      await frame.locator('[data-testid="overview-refresh"]').click();
+      const toast = wb.page.locator('.notification-toast', { hasText: 'DMARC Overview: fetching 4 organizations' });
+      await toast.waitFor({ state: 'visible', timeout: 15_000 });
+      assert.equal(await toast.count(), 1, 'one notification for every organization');
+      await frame.locator('tr[data-state="loaded"]').first().waitFor({ timeout: 30_000 });
+      assert.ok(server.requests.length <= 4);
+      await toast.hover();
+      await toast.locator('.monaco-button', { hasText: 'Cancel' }).click();
+      await frame.locator('[data-testid="overview"][data-phase="done"]').waitFor({ timeout: 15_000 });
+      const states = await frame.locator('tr[data-key]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-state')));
+      assert.ok(states.includes('loaded'), `the rows in stay: ${states}`);
+      assert.ok(states.includes('cancelled'), `the others say they were not loaded: ${states}`);
+      assert.match(await frame.locator('tr[data-state="cancelled"] td[data-column="emails"]').first().innerText(), /Not loaded: cancelled/);
+      assert.match(await frame.locator('[data-testid="overview-status"]').innerText(), /^4 organizations: \d loaded, 0 failed, \d not loaded$/);
+    } finally {
+      server.setFaults({});
+    }
   });
 });
