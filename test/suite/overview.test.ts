@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { strict as assert } from 'node:assert';
+import { join } from 'node:path';
 import { API_PATH, startApiServer, type ApiServer } from '../server/server';
 import { Commands } from '../../src/commands';
 import { lastDaysBucket } from '../../src/records/buckets';
@@ -10,6 +11,7 @@ import type { DmarcExplorerApi } from '../../src/extension';
 import type { Account } from '../../src/accounts/accountStore';
 import type { Node, NodeOf } from '../../src/tree/nodes';
 import type { OverviewRow } from '../../src/shared/overviewProtocol';
+import { REPORT_FILES_ID } from '../../src/reportFiles/reportFiles';
 
 const KEY = 'overview-suite-key-3c1f';
 const OTHER_KEY = 'overview-suite-key-2-88ad';
@@ -177,6 +179,26 @@ describe('Overview of all organizations (extension host, local API server)', () 
     assert.match(lines[2]!, /^Org acme,acme,/);
     await vscode.window.showTextDocument(doc);
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  });
+
+  it('report-files domains are rows too, read from the files with no request', async function () {
+    this.timeout(60_000);
+    const folder = join(__dirname, '..', '..', 'test', 'fixtures', 'reports');
+    await api.reportFiles.add([folder]);
+    try {
+      const domains = api.reportFiles.library.domains().map((d) => d.domain);
+      assert.ok(domains.length >= 1, `the fixtures' policy domains: ${domains}`);
+      await openOverview();
+      server.resetRequests();
+      await until(() => domains.every((d) => api.overview.currentRows.some((r) => r.reportFiles && r.organizationId === d && r.state === 'loaded')) || undefined, 'a loaded row per domain');
+      const rows = api.overview.currentRows.filter((r) => r.reportFiles);
+      assert.deepEqual(rows.map((r) => r.organizationId).sort(), [...domains].sort());
+      assert.ok(rows.every((r) => r.key === JSON.stringify([REPORT_FILES_ID, r.organizationId]) && r.account === 'Report Files'));
+      await api.overview.settled();
+      assert.deepEqual(records().filter((r) => domains.includes(r.query.organizationId ?? '')), [], 'no request for them');
+    } finally {
+      await api.reportFiles.remove(folder);
+    }
   });
 
   it('with concurrency 1 and a slow server, requests go one at a time; stopping the load keeps what came in and marks the rest', async function () {
