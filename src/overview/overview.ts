@@ -30,7 +30,8 @@ import type { SourceMarks } from '../tree/marks';
 import { englishCount } from '../ui/counted';
 import { eachBounded } from './bounded';
 import { overviewHtml } from './overviewHtml';
-import { fetchRange, overviewFigures, type OverviewPeriod } from './overviewRow';
+import { FiguresMemo } from './figuresMemo';
+import { fetchRange, type OverviewPeriod } from './overviewRow';
 
 export const OVERVIEW_VIEW_TYPE = 'dmarc.overview';
 export const DEFAULT_CONCURRENCY = 4;
@@ -53,6 +54,9 @@ interface Target {
 }
 
 const keyOf = (accountId: string, organizationId: string): string => JSON.stringify([accountId, organizationId]);
+/** Lets the event loop run (input, other messages, the next response's bytes) before the next piece of work. */
+const nextTask = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+type Figures = NonNullable<OverviewRow['figures']>;
 
 /** `dmarc.overview.concurrency`: a whole number from 1 to 16, the default when it is not one. */
 export function overviewConcurrency(value: unknown): number {
@@ -69,6 +73,7 @@ export class Overview implements vscode.Disposable {
   private rows = new Map<string, OverviewRow>();
   private loading: Promise<void> = Promise.resolve();
   private changeTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly memo = new FiguresMemo();
   private readonly disposables: vscode.Disposable[] = [];
   private panelDisposables: vscode.Disposable[] = [];
   private gate = new MessageGate((line) => this.deps.log.warn(line.replace('records panel', 'overview')));
@@ -163,9 +168,10 @@ export class Overview implements vscode.Disposable {
   }
 
   /**
-   * A new load: every organization listed again, those whose two periods the store holds judged
-   * at once, the others fetched (all of them past the cache with `refresh`). Supersedes the load
-   * under way.
+   * A new load: every organization listed again; those whose two periods the store holds and were
+   * judged before show at once, the others held are judged one per task (50 organizations judged
+   * at once blocked the extension host for most of a second), and the rest are fetched (all of
+   * them past the cache with `refresh`). Supersedes the load under way.
    */
   private start(refresh: boolean): Promise<void> {
     const seq = ++this.load;
@@ -178,29 +184,70 @@ export class Overview implements vscode.Disposable {
     const range = fetchRange(this.period);
     this.targets.clear();
     const rows = new Map<string, OverviewRow>();
-    const pending: string[] = [];
+    const held: string[] = [];
+    const fetch: string[] = [];
     for (const account of this.deps.lookup.list()) {
       for (const org of account.organizations) {
         const key = keyOf(account.id, org.id);
         if (this.targets.has(key)) continue;
         this.targets.set(key, { account, org });
         const base = this.base(key, account, org);
-        const held = refresh ? undefined : this.deps.store.peekRecords({ accountId: account.id, organizationId: org.id }, range.start, range.end);
-        if (held) rows.set(key, this.judged(base, held, account.id, org.id));
+        const records = refresh ? undefined : this.deps.store.peekRecords({ accountId: account.id, organizationId: org.id }, range.start, range.end);
+        const known = records && this.figuresOf(records, account.id, org.id, false);
+        if (known) rows.set(key, { ...base, state: 'loaded', figures: known });
         else {
           rows.set(key, { ...base, state: 'loading' });
-          pending.push(key);
+          (records ? held : fetch).push(key);
         }
       }
     }
     this.rows = rows;
     this.post(this.init());
-    perfMark('overviewListed', { orgs: rows.size, held: rows.size - pending.length });
-    if (pending.length === 0) {
+    perfMark('overviewListed', { orgs: rows.size, held: rows.size - fetch.length });
+    if (held.length === 0 && fetch.length === 0) {
       perfMark('overviewDone', { orgs: rows.size });
       return (this.loading = Promise.resolve());
     }
-    return (this.loading = this.fetchAll(seq, pending, range, refresh, controller));
+    return (this.loading = this.loadRows(seq, held, fetch, range, refresh, controller));
+  }
+
+  private async loadRows(seq: number, held: string[], fetch: string[], range: OverviewPeriod, refresh: boolean, controller: AbortController): Promise<void> {
+    await Promise.all([this.judgeHeld(seq, held, range, controller.signal), fetch.length ? this.fetchAll(seq, fetch, range, refresh, controller) : undefined]);
+    if (seq !== this.load) return;
+    // Cancelled: what had not come in says so; the rows already in stay.
+    let cancelled = 0;
+    for (const [key, row] of this.rows) {
+      if (row.state !== 'loading') continue;
+      this.rows.set(key, { ...row, state: 'cancelled' });
+      cancelled++;
+    }
+    const p = this.progress();
+    this.post({ type: 'progress', load: seq, progress: p });
+    if (cancelled) this.post(this.init());
+    perfMark('overviewDone', { orgs: p.total });
+    this.deps.log.info(`overview of ${englishCount(p.total, 'organization')}: ${p.loaded} loaded, ${p.failed} failed, ${p.cancelled} cancelled`);
+  }
+
+  /** The row of an organization that is in, to the webview at once. */
+  private setRow(seq: number, key: string, row: OverviewRow): void {
+    this.rows.set(key, row);
+    perfMark('overviewRow', { state: row.state });
+    this.post({ type: 'row', load: seq, row, progress: this.progress() });
+  }
+
+  /** Organizations whose periods the store holds: judged one per task, no request. */
+  private async judgeHeld(seq: number, keys: string[], range: OverviewPeriod, signal: AbortSignal): Promise<void> {
+    for (const key of keys) {
+      await nextTask();
+      if (seq !== this.load || signal.aborted) return;
+      const t = this.targets.get(key);
+      const base = this.rows.get(key);
+      if (!t || !base) continue;
+      const records = this.deps.store.peekRecords({ accountId: t.account.id, organizationId: t.org.id }, range.start, range.end);
+      // Left memory meanwhile (another large range came in): fetched like the others.
+      const row = records ? this.judged(base, records, t.account.id, t.org.id) : await this.fetchRow(key, range, false, signal);
+      if (row && seq === this.load) this.setRow(seq, key, row);
+    }
   }
 
   private async fetchAll(seq: number, pending: string[], range: OverviewPeriod, refresh: boolean, controller: AbortController): Promise<void> {
@@ -218,27 +265,12 @@ export class Overview implements vscode.Disposable {
         await eachBounded(pending, limit, controller.signal, async (key) => {
           const row = await this.fetchRow(key, range, refresh, controller.signal);
           if (seq !== this.load || !row) return;
-          this.rows.set(key, row);
-          perfMark('overviewRow', { state: row.state });
-          this.post({ type: 'row', load: seq, row, progress: this.progress() });
+          this.setRow(seq, key, row);
           done++;
           progress.report({ increment: 100 / total, message: vscode.l10n.t('{0} of {1}', done, total) });
         });
       },
     );
-    if (seq !== this.load) return;
-    // Cancelled: what had not come in says so; the rows already in stay.
-    let cancelled = 0;
-    for (const [key, row] of this.rows) {
-      if (row.state !== 'loading') continue;
-      this.rows.set(key, { ...row, state: 'cancelled' });
-      cancelled++;
-    }
-    const p = this.progress();
-    this.post({ type: 'progress', load: seq, progress: p });
-    if (cancelled) this.post(this.init());
-    perfMark('overviewDone', { orgs: p.total });
-    this.deps.log.info(`overview of ${englishCount(p.total, 'organization')}: ${p.loaded} loaded, ${p.failed} failed, ${p.cancelled} cancelled`);
   }
 
   /** One organization's row from the store (which fetches when it must); undefined when this load was superseded. */
@@ -251,7 +283,10 @@ export class Overview implements vscode.Disposable {
     if (!apiKey) return { ...base, state: 'error', error: vscode.l10n.t('The API key of {0} is missing. Run "Update API Key".', account.label) };
     try {
       const data = await this.deps.store.get({ accountId: account.id, baseUrl: account.baseUrl, apiKey, organizationId: org.id }, range.start, range.end, { signal, refresh });
-      return this.judged(base, data.records, account.id, org.id);
+      // Judged in a task of its own, not in the one that finished reading the response; from the
+      // store's shared array when it holds one, so the next open finds the figures memoised.
+      await nextTask();
+      return this.judged(base, this.deps.store.peekRecords({ accountId: account.id, organizationId: org.id }, range.start, range.end) ?? data.records, account.id, org.id);
     } catch (err) {
       if (signal.aborted) return { ...base, state: 'cancelled' };
       const message = describeApiError(err);
@@ -265,25 +300,31 @@ export class Overview implements vscode.Disposable {
   }
 
   private judged(base: OverviewRow, records: readonly DmarcRecord[], accountId: string, organizationId: string): OverviewRow {
-    const figures = overviewFigures(records, this.period, { thresholds: adviceThresholds(), marks: this.deps.marks.get(accountId, organizationId), locale: vscode.env.language });
+    const figures = this.figuresOf(records, accountId, organizationId, true)!;
     const { error: _error, ...rest } = base;
     return { ...rest, state: 'loaded', figures };
   }
 
-  /** The thresholds or an organization's marks changed: loaded rows are judged again from what the store holds. */
+  /** The figures of a records array over the period with the tree's thresholds and the organization's marks (memoised). */
+  private figuresOf(records: readonly DmarcRecord[], accountId: string, organizationId: string, compute: boolean): Figures | undefined {
+    return this.memo.get(records, this.period, { thresholds: adviceThresholds(), marks: this.deps.marks.get(accountId, organizationId), locale: vscode.env.language }, !compute);
+  }
+
+  /** The thresholds or an organization's marks changed: loaded rows are judged again from what the store holds, one per task. */
   private rejudge(only?: string): void {
     if (!this.panel) return;
+    const seq = this.load;
     const range = fetchRange(this.period);
-    let changed = false;
-    for (const [key, row] of this.rows) {
-      if (row.state !== 'loaded' || (only !== undefined && key !== only)) continue;
-      const t = this.targets.get(key);
-      const held = t && this.deps.store.peekRecords({ accountId: t.account.id, organizationId: t.org.id }, range.start, range.end);
-      if (!t || !held) continue;
-      this.rows.set(key, this.judged(row, held, t.account.id, t.org.id));
-      changed = true;
-    }
-    if (changed) this.post(this.init());
+    void (async () => {
+      for (const [key, row] of [...this.rows]) {
+        if (row.state !== 'loaded' || (only !== undefined && key !== only)) continue;
+        await nextTask();
+        const t = this.targets.get(key);
+        const held = t && this.deps.store.peekRecords({ accountId: t.account.id, organizationId: t.org.id }, range.start, range.end);
+        if (seq !== this.load || !t || !held) continue;
+        this.setRow(seq, key, this.judged(this.rows.get(key) ?? row, held, t.account.id, t.org.id));
+      }
+    })();
   }
 
   /** Every message from the webview is untrusted: validated, and ignored (logged once per kind) when invalid. */

@@ -3,6 +3,10 @@
 // bounded.ts) and its exports (src/export/overviewFormat.ts).
 import { strict as assert } from 'node:assert';
 import { eachBounded } from '../../src/overview/bounded';
+import { FiguresMemo } from '../../src/overview/figuresMemo';
+import { overviewFigures } from '../../src/overview/overviewRow';
+import { DEFAULT_THRESHOLDS } from '../../src/advice/vocabulary';
+import type { DmarcRecord } from '../../src/api/types';
 import { OVERVIEW_CSV_COLUMNS, overviewToCsv, overviewToJson } from '../../src/export/overviewFormat';
 import type { OverviewRow } from '../../src/shared/overviewProtocol';
 import { columnInfo, deltaPassText, latestDaily, nextSort, OVERVIEW_COLUMNS, signedCount, sortRows, sortValue, type OverviewColumn } from '../../media/webview/overview/columns';
@@ -102,6 +106,30 @@ describe('overview: bounded requests (src/overview/bounded.ts)', () => {
       await new Promise((r) => setTimeout(r, 1));
     });
     assert.deepEqual(seen, [0, 1, 2, 3, 4], 'those under way finish; nothing new starts');
+  });
+});
+
+describe('overview: figures memoised (src/overview/figuresMemo.ts)', () => {
+  it('once per records array, period, thresholds and marks; the cached look never computes', () => {
+    let computed = 0;
+    const memo = new FiguresMemo((...args) => (computed++, overviewFigures(...args)));
+    const records: DmarcRecord[] = [];
+    const p30 = { start: new Date(Date.UTC(2026, 9, 18)), end: new Date(Date.UTC(2026, 10, 17) - 1) };
+    const p7 = { start: new Date(Date.UTC(2026, 10, 10)), end: p30.end };
+    const opts = { thresholds: { ...DEFAULT_THRESHOLDS } };
+    assert.equal(memo.get(records, p30, opts, true), undefined, 'not computed yet');
+    const a = memo.get(records, p30, opts);
+    assert.equal(memo.get(records, p30, { thresholds: { ...DEFAULT_THRESHOLDS } }), a, 'equal thresholds: the same figures');
+    assert.equal(memo.get(records, p30, opts, true), a);
+    assert.equal(computed, 1);
+    memo.get(records, p7, opts);
+    assert.equal(memo.get(records, p30, opts), a, 'each period kept');
+    memo.get(records, p30, { thresholds: { ...DEFAULT_THRESHOLDS, compliant: 0.9 } });
+    const marks = new Map([['X', 'mine' as const]]);
+    memo.get(records, p30, { ...opts, marks });
+    assert.equal(memo.get(records, p30, { ...opts, marks }, true) !== undefined, true);
+    memo.get([], p30, opts);
+    assert.equal(computed, 5, 'another period, thresholds, marks or array: computed again');
   });
 });
 
