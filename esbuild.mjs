@@ -68,6 +68,15 @@ const shipped = [
     format: 'iife',
     target: 'chrome120',
   },
+  // The Overview of all organizations: its own page, sharing the panel's styles and DOM helpers.
+  {
+    ...common,
+    entryPoints: ['media/webview/overview/main.ts'],
+    outfile: 'dist/overview.js',
+    platform: 'browser',
+    format: 'iife',
+    target: 'chrome120',
+  },
   // Chart.js for the trend: the page loads it when it first draws the trend, after its rows.
   {
     ...common,

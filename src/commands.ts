@@ -23,6 +23,7 @@ export const Commands = {
   reloadReportFiles: 'dmarc.reloadReportFiles',
   clearDiskCache: 'dmarc.clearDiskCache',
   watchNow: 'dmarc.watchNow',
+  openOverview: 'dmarc.openOverview',
 } as const;
 
 /** Context keys set by the extension, read by `when` clauses in package.json. */

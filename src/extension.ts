@@ -18,6 +18,7 @@ import { startPerfTrace } from './perf';
 import { REPORT_FILES_ID, ReportFiles, withReportFiles } from './reportFiles/reportFiles';
 import { registerReportCommands, reportDropController } from './reportFiles/reportCommands';
 import { ptrResolver } from './reportFiles/resolver';
+import { Overview } from './overview/overview';
 import { englishCount } from './ui/counted';
 import type { PtrResolver } from './import/rdns';
 import { registerWatch } from './watch/watchWiring';
@@ -43,6 +44,8 @@ export interface DmarcExplorerApi {
   findings: FindingStore;
   /** The DMARC view (its badge counts unseen findings). */
   view: vscode.TreeView<Node>;
+  /** The Overview of all organizations (src/overview). */
+  overview: Overview;
   /** Replaces how the commands ask the user (tests answer programmatically); returns a restore function. */
   usePrompter(p: Prompter): () => void;
   /** Reverse DNS for report files in tests (a fake with a canned table); undefined turns it off. */
@@ -114,6 +117,7 @@ export function activate(context: vscode.ExtensionContext): DmarcExplorerApi | u
   const marks = new SourceMarks(context.globalState);
   const tree = new DmarcTreeProvider(accounts, store, () => settings().tree, log, undefined, reportFiles, marks);
   const panels = new RecordsPanels({ extensionUri: context.extensionUri, accounts: lookup, store, log, memento: context.globalState, busy, marks });
+  const overview = new Overview({ extensionUri: context.extensionUri, lookup, store, panels, marks, log });
   let prompter: Prompter = windowPrompter;
   const view = vscode.window.createTreeView<Node>(VIEW_ID, {
     treeDataProvider: tree,
@@ -151,6 +155,7 @@ export function activate(context: vscode.ExtensionContext): DmarcExplorerApi | u
     accounts.onDidChange(() => {
       updateContext();
       tree.refresh();
+      overview.changed();
     }),
     reportFiles,
     reportFiles.onDidChange((why) => {
@@ -159,6 +164,7 @@ export function activate(context: vscode.ExtensionContext): DmarcExplorerApi | u
       void store.invalidate(REPORT_FILES_ID);
       panels.reloadAccount(REPORT_FILES_ID, why === 'names' ? vscode.l10n.t('Source names were filled in from reverse DNS.') : vscode.l10n.t('The report files were read again.'));
       tree.refresh();
+      overview.changed();
     }),
     ...registerReportCommands(reportFiles, () => prompter, log),
     vscode.workspace.onDidChangeConfiguration((e) => {
@@ -171,7 +177,10 @@ export function activate(context: vscode.ExtensionContext): DmarcExplorerApi | u
       prompter: () => prompter,
       log,
       invalidate: (accountId, organizationId) => void store.invalidate(accountId, organizationId),
-      keyChanged: (accountId) => panels.reloadAccount(accountId),
+      keyChanged: (accountId) => {
+        panels.reloadAccount(accountId);
+        overview.changed();
+      },
       timeoutMs: () => settings().timeoutMs,
       defaultBaseUrl: () => demoBaseUrl || PUBLIC_BASE_URL,
     }),
@@ -201,6 +210,8 @@ export function activate(context: vscode.ExtensionContext): DmarcExplorerApi | u
       deserializeWebviewPanel: (panel, state) => panels.restore(panel, state),
     }),
     ...registerPanelCommands({ accounts, lookup, store, panels, prompter: () => prompter, log }),
+    overview,
+    vscode.commands.registerCommand(Commands.openOverview, () => overview.open()),
   );
 
   const watched = registerWatch({ context, accounts, store, panels, tree, view, log, prompter: () => prompter });
@@ -218,6 +229,7 @@ export function activate(context: vscode.ExtensionContext): DmarcExplorerApi | u
     watch: watched.watch,
     findings: watched.findings,
     view,
+    overview,
     useResolver(r) {
       testResolver = r;
     },

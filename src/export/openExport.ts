@@ -4,6 +4,8 @@ import { homedir } from 'node:os';
 import type { DmarcRecord } from '../api/types';
 import { adviceToCsv, adviceToJson, csvChunks, groupsToCsv, groupsToJson, jsonChunks, linePieces, type AdviceRow, type ChunkOptions, type GroupRow } from './format';
 import { perfMark } from '../perf';
+import type { OverviewRow } from '../shared/overviewProtocol';
+import { overviewToCsv, overviewToJson } from './overviewFormat';
 
 let exportCount = 0;
 
@@ -82,6 +84,13 @@ export async function openGroupsExport(title: string, rows: readonly GroupRow[],
 /** The panel's Advice list in a new untitled tab. */
 export async function openAdviceExport(title: string, rows: readonly AdviceRow[], format: 'json' | 'csv', baseName: string): Promise<vscode.TextEditor> {
   return openText(format === 'json' ? adviceToJson(title, rows) : adviceToCsv(rows), format, safeName(baseName));
+}
+
+/** The Overview's rows, in the order shown, in a new untitled tab. */
+export async function openOverviewExport(
+  title: string, period: Parameters<typeof overviewToJson>[1], rows: readonly OverviewRow[], format: 'json' | 'csv', baseName: string,
+): Promise<vscode.TextEditor> {
+  return openText(format === 'json' ? overviewToJson(title, period, rows) : overviewToCsv(rows), format, safeName(baseName));
 }
 
 function safeName(baseName: string): string {

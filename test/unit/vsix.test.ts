@@ -91,7 +91,7 @@ describe('the packaged .vsix', () => {
       assert.ok(svg?.includes('<svg'), `media/panel-${kind}.svg`);
     }
     const container = (manifest.contributes.viewsContainers as { activitybar: { icon: string }[] }).activitybar[0]!;
-    for (const p of [manifest.main as string, manifest.icon as string, container.icon, 'dist/webview.js', 'dist/chart.js', 'dist/webview.css', 'dist/codicons/codicon.ttf']) {
+    for (const p of [manifest.main as string, manifest.icon as string, container.icon, 'dist/webview.js', 'dist/chart.js', 'dist/webview.css', 'dist/overview.js', 'dist/overview.css', 'dist/codicons/codicon.ttf']) {
       assert.ok(file(p), `${p} is packaged`);
     }
   });
