@@ -5,7 +5,7 @@
  * inactive ones go first) and MAX_MUTED muted ids. What is read back is validated (zod): a
  * damaged state is dropped, never trusted. No `vscode`: the memento is an interface.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { FINDING_KINDS, findingId, type Finding } from '../advice/findings';
 
 export const MAX_FINDINGS = 200;
