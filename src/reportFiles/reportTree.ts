@@ -25,6 +25,11 @@ export class ReportTree {
     return this.files.locations().length ? [{ kind: 'reports' }] : [];
   }
 
+  /** How many policy domains the report files hold (none until they are read). */
+  domainCount(): number {
+    return this.files.account()?.organizations.length ?? 0;
+  }
+
   async children(node: NodeOf<'reports'> | NodeOf<'location'>): Promise<Node[]> {
     if (node.kind === 'location') return node.location.errors.map((error) => ({ kind: 'fileError', location: node.location, error }));
     await this.files.ready();

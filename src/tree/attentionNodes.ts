@@ -12,8 +12,9 @@ import type { Node, NodeOf } from './nodes';
 export const SHOW_FINDING = 'dmarc.showFinding';
 export const MUTE_FINDING = 'dmarc.muteFinding';
 
-type AttentionNode = NodeOf<'attention' | 'finding' | 'watchFailure'>;
-const KINDS: ReadonlySet<Node['kind']> = new Set(['attention', 'finding', 'watchFailure']);
+type AttentionNode = NodeOf<'attention' | 'finding' | 'watchFailure' | 'overviewLink'>;
+const KINDS: ReadonlySet<Node['kind']> = new Set(['attention', 'finding', 'watchFailure', 'overviewLink']);
+const OPEN_OVERVIEW = 'dmarc.openOverview';
 
 export class AttentionTree {
   constructor(private readonly findings: FindingStore) {}
@@ -22,8 +23,11 @@ export class AttentionTree {
     return KINDS.has(node.kind);
   }
 
-  roots(): Node[] {
-    return this.findings.active().length || this.findings.failures().length ? [{ kind: 'attention' }] : [];
+  /** Needs Attention when there is something to say; the Overview's item when there are `organizations` ≥ 2. */
+  roots(organizations: number): Node[] {
+    const out: Node[] = this.findings.active().length || this.findings.failures().length ? [{ kind: 'attention' }] : [];
+    if (organizations >= 2) out.push({ kind: 'overviewLink', count: organizations });
+    return out;
   }
 
   children(node: AttentionNode): Node[] {
@@ -36,6 +40,16 @@ export class AttentionTree {
 
   item(node: AttentionNode): vscode.TreeItem {
     switch (node.kind) {
+      case 'overviewLink': {
+        const item = new vscode.TreeItem(vscode.l10n.t('Overview of All Organizations'), vscode.TreeItemCollapsibleState.None);
+        item.id = 'overview';
+        item.description = vscode.l10n.t('{0} organizations', node.count);
+        item.tooltip = vscode.l10n.t('Every organization in one table: emails, DMARC pass and how it moved, sources to fix, readiness.');
+        item.iconPath = new vscode.ThemeIcon('dashboard');
+        item.command = { command: OPEN_OVERVIEW, title: vscode.l10n.t('Open Overview of All Organizations') };
+        item.contextValue = 'overviewLink';
+        return item;
+      }
       case 'attention': {
         const item = new vscode.TreeItem(vscode.l10n.t('Needs Attention'), vscode.TreeItemCollapsibleState.Expanded);
         item.id = 'attention';

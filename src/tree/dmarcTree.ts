@@ -141,7 +141,10 @@ export class DmarcTreeProvider implements vscode.TreeDataProvider<Node>, vscode.
   attention: AttentionTree | undefined;
 
   getChildren(node?: Node): vscode.ProviderResult<Node[]> {
-    if (!node) return [...(this.attention?.roots() ?? []), ...this.roots(), ...(this.reports?.roots() ?? [])];
+    if (!node) {
+      const orgs = this.accounts.list().reduce((n, a) => n + a.organizations.length, 0) + (this.reports?.domainCount() ?? 0);
+      return [...(this.attention?.roots(orgs) ?? []), ...this.roots(), ...(this.reports?.roots() ?? [])];
+    }
     if (AttentionTree.owns(node)) return this.attention?.children(node) ?? [];
     if (node.kind === 'reports' || node.kind === 'location') return this.reports?.children(node);
     if (HealthTree.owns(node)) return this.health.children(node);

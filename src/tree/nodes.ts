@@ -40,6 +40,8 @@ export type Node =
   /** The Report Files section: policy domains (as `org` nodes of the report-files account), then the locations. */
   /** The watch's Needs Attention item (attentionNodes.ts), its findings and the checks that failed. */
   | { kind: 'attention' }
+  /** Opens the Overview of all organizations (src/overview), at the top when there are two or more. */
+  | { kind: 'overviewLink'; count: number }
   | { kind: 'finding'; finding: StoredFinding }
   | { kind: 'watchFailure'; failure: WatchFailure }
   | { kind: 'reports' }
