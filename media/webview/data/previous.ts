@@ -56,9 +56,12 @@ export class PreviousPeriod {
     this.shiftMs = startMs - this.range.startMs;
   }
 
-  /** The switch is on: the rows are asked for once (again after a failure). */
-  want(): void {
-    if (this.asked && this.status !== 'error') return;
+  /**
+   * The switch is on: the rows are asked for once. After a failure only when `again` (the user
+   * turned the switch on anew): drawing the failure must not ask again, and fail again, in a loop.
+   */
+  want(again = false): void {
+    if (this.asked && !(again && this.status === 'error')) return;
     this.asked = true;
     this.status = 'loading';
     this.message = '';

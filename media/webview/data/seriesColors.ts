@@ -33,3 +33,11 @@ export function seriesColors(p: Palette, split: string, keys: readonly string[])
   return distinctColors(wanted, pool);
 }
 
+
+/**
+ * The previous period's line (Compare): the chart foreground, which every theme keeps far from its
+ * chart colours (black or near it on light, white or near it on dark and high contrast).
+ */
+export function previousColor(p: Palette): string {
+  return p.fg;
+}
