@@ -104,7 +104,7 @@ export class Analysis {
       onToggle: (trendOpen) => (this.trend.setOpen(trendOpen), this.host.change({ trendOpen })),
     });
     const compareSwitch = new CompareSwitch((on) => this.host.change({ compare: on }));
-    this.compare = new ComparePane(post, () => this.lastView && this.later(() => [this.state, this.lastView!]), compareSwitch);
+    this.compare = new ComparePane(this.model, post, () => this.lastView && this.later(() => [this.state, this.lastView!]), compareSwitch);
     this.groupBy = el('select', { class: 'select', attrs: { id: 'group-by', 'data-testid': 'group-by' } });
     this.thenBy = el('select', { class: 'select', attrs: { id: 'then-by', 'data-testid': 'then-by', 'aria-label': l10n.t('Then by') } });
     this.controls = el('div', { class: 'group-controls' }, [

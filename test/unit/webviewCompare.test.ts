@@ -9,7 +9,7 @@ import type { DmarcRecord } from '../../src/api/types';
 import { encodeRows } from '../../src/records/tuple';
 import { decodeChunk } from '../../src/shared/rowCodec';
 import type { GroupExportRow, ViewState, WebviewMessage } from '../../src/shared/protocol';
-import { ComparedGroups } from '../../media/webview/data/compareGroups';
+import { CodeMap, ComparedGroups } from '../../media/webview/data/compareGroups';
 import { pointsText, signedCount, verdictMove } from '../../media/webview/data/changeText';
 import { countGroups } from '../../media/webview/data/groups';
 import { PreviousPeriod } from '../../media/webview/data/previous';
@@ -120,7 +120,12 @@ describe('webview: Compare with the previous period', () => {
       const { prev } = previousOf(BEFORE);
       const nowTable = countGroups(now.compute(filter).order, now.store, now.fields.get(field));
       const beforeTable = countGroups(prev.view(filter).order, prev.model.store, prev.model.fields.get(field));
-      const compared = new ComparedGroups(nowTable, beforeTable);
+      const compared = new ComparedGroups(nowTable, beforeTable, (key) => prev.model.fields.find(field, key), new CodeMap().lookup((key) => now.fields.find(field, key), ''));
+      // Each line's change, made when shown, is compare.ts's over every group.
+      for (let k = 0; k < compared.count; k++) {
+        const want = compareSums(sumsBy(NOW.filter(kept), (r) => r[field]), sumsBy(BEFORE.filter(kept), (r) => r[field])).get(compared.key(k));
+        assert.deepEqual(compared.change(k), want, compared.key(k));
+      }
       const expected = compareSums(sumsBy(NOW.filter(kept), (r) => r[field]), sumsBy(BEFORE.filter(kept), (r) => r[field]));
       assert.equal(compared.changes.size, expected.size);
       for (const [key, want] of expected) {
@@ -179,7 +184,7 @@ describe('webview: Compare with the previous period', () => {
   it('exports every group with its change, gone groups included, in the order of a change sort', () => {
     const now = modelOf(NOW);
     const toggles: string[] = [];
-    const pane = new ComparePane(() => undefined, () => undefined, { setRange: () => undefined, update: (on, status) => void toggles.push(`${on} ${status}`) });
+    const pane = new ComparePane(now, () => undefined, () => undefined, { setRange: () => undefined, update: (on, status) => void toggles.push(`${on} ${status}`) });
     pane.setRange(START, END);
     const state: ViewState = { ...emptyViewState(), compare: true, facets: { visibleFrom: ['acme.com'] } };
     pane.update(state);

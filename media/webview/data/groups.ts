@@ -115,6 +115,11 @@ export class GroupTable {
     return this.compliant === undefined ? '' : verdictOf(this.acc.subarray(o + MIX, o + MIX + 4), this.compliant);
   }
 
+  /** The code of the group of rows without a value. */
+  get noneCode(): number {
+    return this.dict.length;
+  }
+
   /** Non-empty groups. */
   get count(): number {
     return this.codes.length;
@@ -140,6 +145,11 @@ export class GroupTable {
       else hi = mid;
     }
     return this.codes[lo] === code ? lo : -1;
+  }
+
+  /** The k-th group's emails. */
+  emailsAt(k: number): number {
+    return this.acc[this.codes[k]! * STRIDE + EMAILS]!;
   }
 
   /** The k-th group's emails, passing emails and verdict, without a GroupStats (period comparison: every group). */
