@@ -250,7 +250,7 @@ export class TrendPanel {
       borderWidth: 0,
       stack: 'emails',
     }));
-    const prev = previousDataset(view.previous, share, p);
+    const prev = previousDataset(view.previous, share, previousColor(p, colors));
     this.renderLegend([...datasets.map((d) => ({ label: d.label, color: d.backgroundColor })), ...(prev ? [{ label: prev.label, color: prev.borderColor, dashed: true }] : [])]);
     if (!this.table.hidden) this.renderTable();
     // Chart.js comes in a bundle of its own: drawn once it has loaded.
@@ -380,16 +380,16 @@ export class TrendPanel {
 
 /**
  * The previous period as a dashed line over the bars, in a stack of its own (never added to them),
- * in the theme's foreground: apart from every series colour in light, dark and high contrast.
+ * in the theme's foreground or a colour apart from every series' (data/seriesColors.ts previousColor).
  */
-function previousDataset(values: (number | null)[] | undefined, share: boolean, p: Palette) {
+function previousDataset(values: (number | null)[] | undefined, share: boolean, color: string) {
   if (!values) return undefined;
   return {
     type: 'line' as const,
     label: share ? l10n.t('Previous period (DMARC pass %)') : l10n.t('Previous period'),
     data: values,
-    borderColor: previousColor(p),
-    backgroundColor: previousColor(p),
+    borderColor: color,
+    backgroundColor: color,
     borderWidth: 2,
     borderDash: [6, 4],
     pointRadius: 0,
