@@ -12,16 +12,21 @@ import type { AdviceExportRow, GroupExportRow, ViewState } from '../../src/share
 import { computeAdvice } from './data/advice';
 import { AdvicePanel, adviceExportRows, publishedAdvice, thresholdsFrom, verdictLabel, type Published } from './ui/advice';
 import { GROUP_FIELDS, type GroupField, type TrendSplit } from '../../src/shared/columns';
-import { countGroups, type GroupTable, type Judge } from './data/groups';
+import { countGroups, type GroupSort, type GroupTable, type Judge } from './data/groups';
 import { groupExportRows } from './data/groupExport';
 import { groupableExtras } from './data/extraFields';
 import { groupLines, NO_LINES, type GroupLine, type GroupLines, type SortedGroups } from './data/groupLines';
 import type { RecordsModel, View } from './data/query';
 import { bucketIndex, bucketRange, computeTrend, trendUnit, type Trend } from './data/trend';
-import { el, iconButton } from './dom';
-import { formatDay, groupLabel, plural, valueLabel } from './format';
+import { el } from './dom';
+import { groupLabel, plural, valueLabel } from './format';
 import { GroupsTable, type GroupSortKey } from './groups';
-import { bucketLabel, TrendPanel } from './trend';
+import { TrendPanel } from './trend';
+import { renderChips } from './ui/chips';
+import { ComparePane } from './ui/comparePane';
+import { CompareSwitch } from './ui/compareSwitch';
+import { isCompareSort, type ComparedGroups } from './data/compareGroups';
+import { post } from './vscode';
 
 export interface AnalysisHost {
   /** Applies a change to the view state and recomputes. */
@@ -55,6 +60,8 @@ export class Analysis {
   private adviceData: PeriodHealth | undefined;
   readonly trend: TrendPanel;
   readonly groups: GroupsTable;
+  /** Compare with the previous period: the switch, its rows, the groups' Δ and the trend's line. */
+  readonly compare: ComparePane;
   readonly chips: HTMLElement;
   readonly controls: HTMLElement;
   private readonly groupBy: HTMLSelectElement;
@@ -96,6 +103,8 @@ export class Analysis {
       onChoose: (r) => this.chooseBars(r),
       onToggle: (trendOpen) => (this.trend.setOpen(trendOpen), this.host.change({ trendOpen })),
     });
+    const compareSwitch = new CompareSwitch((on) => this.host.change({ compare: on }));
+    this.compare = new ComparePane(this.model, post, () => this.lastView && this.later(() => [this.state, this.lastView!]), compareSwitch);
     this.groupBy = el('select', { class: 'select', attrs: { id: 'group-by', 'data-testid': 'group-by' } });
     this.thenBy = el('select', { class: 'select', attrs: { id: 'then-by', 'data-testid': 'then-by', 'aria-label': l10n.t('Then by') } });
     this.controls = el('div', { class: 'group-controls' }, [
@@ -103,6 +112,7 @@ export class Analysis {
       this.groupBy,
       el('label', { class: 'then-label', text: 'then by', attrs: { for: 'then-by' } }),
       this.thenBy,
+      compareSwitch.element,
     ]);
     this.fillSelects();
     this.groupBy.addEventListener('change', () => {
@@ -168,6 +178,7 @@ export class Analysis {
       changed = t.compliant !== was.compliant || t.quarantine !== was.quarantine || t.reject !== was.reject;
       this.thresholds = t;
       this.model.classes.setCompliant(t.compliant);
+      this.compare.setJudge(t.compliant, undefined);
     }
     if (m.published !== undefined) {
       this.published = publishedAdvice(m.published);
@@ -180,6 +191,7 @@ export class Analysis {
         this.marks = marks.size ? marks : NO_MARKS;
         this.marksVersion++;
         this.model.classes.setMarks(this.marks);
+        this.compare.setJudge(undefined, this.marks);
         changed = true;
       }
     }
@@ -188,6 +200,7 @@ export class Analysis {
 
   setRange(startMs: number, endMs: number): void {
     this.range = { startMs, endMs };
+    this.compare.setRange(startMs, endMs);
   }
 
   /**
@@ -227,10 +240,11 @@ export class Analysis {
     this.groupBy.value = state.groupBy ?? '';
     this.thenBy.value = state.thenBy ?? '';
     this.thenBy.disabled = !state.groupBy;
+    this.compare.update(state);
     this.renderAdvice(view);
     this.renderTrend(view);
     this.renderGroups();
-    this.renderChips();
+    renderChips(this.chips, state, this.trendData, (p) => this.host.change(p));
   }
 
   private renderTrend(view: View): void {
@@ -252,6 +266,7 @@ export class Analysis {
       labelOf: (k) => (k === 'other' ? l10n.t('Other') : k === 'emails' ? l10n.t('Emails') : valueLabel(k)),
       chosen,
       groupSplitAvailable: !!s.groupBy,
+      ...(this.compare.shown(s) ? { previous: this.compare.line(s, t) } : {}),
     });
   }
 
@@ -277,12 +292,7 @@ export class Analysis {
 
   private chooseBars(r: { from: number; to: number } | undefined): void {
     const t = this.trendData;
-    if (!r || !t) {
-      this.host.change({ days: undefined });
-      return;
-    }
-    const { startMs, endMs } = bucketRange(t.starts, t.unit, r.from, r.to);
-    this.host.change({ days: { startMs, endMs } });
+    this.host.change({ days: r && t ? bucketRange(t.starts, t.unit, r.from, r.to) : undefined });
   }
 
   /** The level-0 groups, and the level-1 groups of each open one: lines made only when shown. */
@@ -292,7 +302,10 @@ export class Analysis {
     if (!s.groupBy || !view) return { lines: NO_LINES, total: 0, multi: false };
     const field = this.model.fields.get(s.groupBy);
     const table = this.groups0(view.order, s.groupBy);
-    const top = { table, order: table.sorted(this.sort.by, this.sort.descending) };
+    const compared = this.compare.shown(s);
+    const sort = this.sortNow();
+    const sorted = (t: GroupTable, c: ComparedGroups | undefined) => (c ? { table: c, order: c.sorted(sort.by, sort.descending) } : { table: t, order: t.sorted(sort.by as GroupSort, sort.descending) });
+    const top = sorted(table, compared ? this.compare.compare(s, table, s.groupBy) : undefined);
     const then = s.thenBy ? this.model.fields.get(s.thenBy) : undefined;
     let multi = table.multi;
     const open: { at: number; sub: SortedGroups }[] = [];
@@ -306,7 +319,7 @@ export class Analysis {
           const at = top.order.indexOf(k);
           const sub = this.ofEveryRow(view.order, `sub ${code}`, `${s.groupBy} ${s.thenBy} ${this.judgeKey()}`, () => countGroups(view.order, this.model.store, then, { field, code: code! }, this.judge()));
           multi ||= sub.multi;
-          open.push({ at, sub: { table: sub, order: sub.sorted(this.sort.by, this.sort.descending) } });
+          open.push({ at, sub: sorted(sub, compared ? this.compare.compare(s, sub, s.thenBy!, { field: s.groupBy, key, none: code === field.dict.length }) : undefined) });
         }
       }
     }
@@ -341,7 +354,7 @@ export class Analysis {
     if (!s.groupBy) return;
     const { lines, total, multi } = this.lines();
     const level0 = lines.groups;
-    this.groups.update(lines, total, this.lastView?.order.length ?? 0, this.sort, s.thenBy ? l10n.t('{0} by {1} → {2}', plural(level0, l10n.t('group'), l10n.t('groups')), groupLabel(s.groupBy), groupLabel(s.thenBy)) : l10n.t('{0} by {1}', plural(level0, l10n.t('group'), l10n.t('groups')), groupLabel(s.groupBy)), multi);
+    this.groups.update(lines, total, this.lastView?.order.length ?? 0, this.sortNow(), s.thenBy ? l10n.t('{0} by {1} → {2}', plural(level0, l10n.t('group'), l10n.t('groups')), groupLabel(s.groupBy), groupLabel(s.thenBy)) : l10n.t('{0} by {1}', plural(level0, l10n.t('group'), l10n.t('groups')), groupLabel(s.groupBy)), multi, this.compare.shown(s));
   }
 
   private chooseGroup(line: GroupLine): void {
@@ -354,34 +367,21 @@ export class Analysis {
     this.host.change({ groups: filters.slice(-4) });
   }
 
-  private renderChips(): void {
-    const s = this.state;
-    const chips: HTMLElement[] = [];
-    const chip = (label: string, testid: string, remove: () => void): HTMLElement => {
-      const x = iconButton('close', l10n.t('Remove the filter {0}', label), `${testid}-remove`);
-      x.addEventListener('click', remove);
-      return el('span', { class: 'chip', attrs: { role: 'listitem', 'data-testid': testid } }, [el('span', { class: 'chip-label', text: label }), x]);
-    };
-    if (s.days && this.trendData) {
-      const t = this.trendData;
-      const a = bucketLabel(t.unit, Math.max(s.days.startMs, t.rangeStartMs));
-      const b = t.unit === 'day' ? formatDay(s.days.endMs) : bucketLabel(t.unit, s.days.endMs - (t.unit === 'hour' ? 3_599_999 : 604_799_999));
-      chips.push(chip(a === b ? l10n.t('Date: {0}', a) : l10n.t('Date: {0} – {1}', a, b), 'chip-days', () => this.host.change({ days: undefined })));
-    }
-    s.groups.forEach((g, k) => {
-      chips.push(chip(`${groupLabel(g.field)}: ${valueLabel(g.key)}`, `chip-group-${k}`, () => this.host.change({ groups: s.groups.filter((_, j) => j !== k) })));
-    });
-    this.chips.replaceChildren(...chips);
-    this.chips.hidden = chips.length === 0;
-  }
-
   private exportGroups(format: 'json' | 'csv'): void {
     const s = this.state;
     const view = this.lastView;
     if (!s.groupBy || !view) return;
     const then = s.thenBy ? this.model.fields.get(s.thenBy) : undefined;
-    const rows = groupExportRows(view.order, this.model.store, this.model.fields.get(s.groupBy), then, this.sort, this.judge());
+    const sort = this.sortNow();
+    const plain = isCompareSort(sort.by) ? { by: 'emails' as const, descending: true } : { by: sort.by, descending: sort.descending };
+    let rows = groupExportRows(view.order, this.model.store, this.model.fields.get(s.groupBy), then, plain, this.judge());
+    if (this.compare.shown(s)) rows = this.compare.exportRows(s, rows, this.groups0(view.order, s.groupBy), s.groupBy, sort);
     void this.host.actions().exportGroups(format, `${groupLabel(s.groupBy)}${s.thenBy ? ` → ${groupLabel(s.thenBy)}` : ''}`, rows);
+  }
+
+  /** The groups' sort: a change's only while the previous period is shown. */
+  private sortNow(): { by: GroupSortKey; descending: boolean } {
+    return isCompareSort(this.sort.by) && !this.compare.shown(this.state) ? { by: 'emails', descending: true } : this.sort;
   }
 
   private judgeKey(): string {

@@ -3,7 +3,8 @@
  * trend is drawn (trendChart.ts, chartClass). Only what a stacked bar chart needs is registered;
  * the legend and the tooltip are the page's own DOM (text, keyboard-reachable).
  */
-import { BarController, BarElement, CategoryScale, Chart, LinearScale } from 'chart.js';
+import { BarController, BarElement, CategoryScale, Chart, LinearScale, LineController, LineElement, PointElement } from 'chart.js';
 
-Chart.register(BarController, BarElement, CategoryScale, LinearScale);
+// Lines: the previous period's (Compare), over the bars.
+Chart.register(BarController, BarElement, CategoryScale, LinearScale, LineController, LineElement, PointElement);
 window.__dmarcChart = Chart;

@@ -6,11 +6,14 @@
  */
 import * as l10n from '@vscode/l10n';
 import { NO_LINES, type GroupLine, type GroupLines } from './data/groupLines';
+import type { Change } from '../../src/advice/compare';
 import { termOf } from '../../src/advice/vocabulary';
 import { badge, el, icon, iconButton } from './dom';
 import { formatCount, formatDay, formatPercent, plural, revealBidi, valueLabel } from './format';
+import type { CompareSort } from './data/compareGroups';
+import { pointsText, signedCount, verdictMove } from './data/changeText';
 
-export type GroupSortKey = 'key' | 'rows' | 'emails' | 'share' | 'pass' | 'spf' | 'dkim' | 'verdict' | 'first' | 'last';
+export type GroupSortKey = 'key' | 'rows' | 'emails' | 'share' | 'pass' | 'spf' | 'dkim' | 'verdict' | 'first' | 'last' | CompareSort;
 
 export type { GroupLine } from './data/groupLines';
 
@@ -21,15 +24,19 @@ export interface GroupsHost {
   onExport(format: 'json' | 'csv'): void;
 }
 
-const COLS: { id: GroupSortKey | 'disposition'; label: string; title: string; numeric?: boolean }[] = [
+/** `compare`: shown only while the previous period is (the Compare switch). */
+const COLS: { id: GroupSortKey | 'disposition'; label: string; title: string; numeric?: boolean; compare?: boolean }[] = [
   { id: 'key', label: l10n.t('Group'), title: l10n.t('The value rows are grouped by') },
   { id: 'rows', label: l10n.t('Rows'), title: l10n.t('Report rows'), numeric: true },
   { id: 'emails', label: l10n.t('Emails'), title: l10n.t('Emails (the rows’ counts)'), numeric: true },
+  { id: 'deltaEmails', label: l10n.t('Δ Emails'), title: l10n.t('Change in emails since the previous period'), numeric: true, compare: true },
   { id: 'share', label: l10n.t('Share'), title: l10n.t('Share of the emails'), numeric: true },
   { id: 'pass', label: l10n.t('DMARC'), title: l10n.t('DMARC pass, email-weighted'), numeric: true },
+  { id: 'deltaPass', label: l10n.t('Δ DMARC'), title: l10n.t('Change in DMARC pass since the previous period, in percentage points; sorted, biggest drop first'), numeric: true, compare: true },
   { id: 'spf', label: l10n.t('SPF'), title: l10n.t('Aligned SPF pass, email-weighted'), numeric: true },
   { id: 'dkim', label: l10n.t('DKIM'), title: l10n.t('Aligned DKIM pass, email-weighted'), numeric: true },
   { id: 'verdict', label: l10n.t('Verdict'), title: l10n.t('The group’s verdict: Compliant when nearly all of its emails pass DMARC (setting dmarc.advice.compliantShare), else the class holding most of its failing emails') },
+  { id: 'change', label: l10n.t('Change'), title: l10n.t('New: no emails in the previous period; Gone: emails then, none now'), compare: true },
   { id: 'disposition', label: l10n.t('Disposition'), title: l10n.t('Emails delivered, quarantined and rejected') },
   { id: 'first', label: l10n.t('First'), title: l10n.t('First report date (UTC)') },
   { id: 'last', label: l10n.t('Last'), title: l10n.t('Last report date (UTC)') },
@@ -47,6 +54,8 @@ export class GroupsTable {
   private readonly exports: HTMLElement[];
   private readonly headers = new Map<string, HTMLElement>();
   private lines: GroupLines = NO_LINES;
+  /** The previous period's columns are shown. */
+  private comparing = false;
   private total = 0;
   private cursor = 0;
   private height = 0;
@@ -79,6 +88,7 @@ export class GroupsTable {
         h.title = l10n.t('{0}: click to sort', c.title);
         h.addEventListener('click', () => this.host.onSort(c.id as GroupSortKey));
       }
+      if (c.compare) h.hidden = true;
       head.append(h);
       this.headers.set(c.id, h);
     });
@@ -126,8 +136,16 @@ export class GroupsTable {
    * `total`: the emails of the rows grouped, `rows` their number: no group counts more (a row in
    * several groups counts once in each), so Rows and Emails are made wide enough for these.
    */
-  update(lines: GroupLines, total: number, rows: number, sort: { by: GroupSortKey; descending: boolean }, note: string, multi: boolean): void {
+  update(lines: GroupLines, total: number, rows: number, sort: { by: GroupSortKey; descending: boolean }, note: string, multi: boolean, comparing = false): void {
     this.multi.hidden = !multi;
+    if (comparing !== this.comparing) {
+      this.comparing = comparing;
+      this.grid.classList.toggle('comparing', comparing);
+      for (const c of COLS) if (c.compare) this.headers.get(c.id)!.hidden = !comparing;
+      let k = 0;
+      for (const c of COLS) if (comparing || !c.compare) this.headers.get(c.id)!.setAttribute('aria-colindex', String(++k));
+      this.grid.setAttribute('aria-colcount', String(k));
+    }
     // Tabular digits are 1ch each, and a separator is no wider; 12px of padding.
     const width = (n: number, min: number): string => `max(${min}px, calc(${formatCount(n).length}ch + 12px))`;
     this.grid.style.setProperty('--groups-rows-w', width(rows, 52));
@@ -194,20 +212,32 @@ export class GroupsTable {
       verdict.append(badge('rowClass', term.label));
       verdict.title = `${term.label}: ${term.rule}\n${l10n.t('Compliant {0} · Forwarded {1} · Needs fixing {2} · Unauthenticated {3}', ...Array.from(g.mix, formatCount))}`;
     }
+    const c = this.comparing ? line.change : undefined;
+    const moved = verdictMove(c);
+    if (moved) {
+      verdict.title = verdict.title ? `${moved}\n${verdict.title}` : moved;
+      verdict.dataset.moved = moved;
+    }
+    const cells = this.comparing ? changeCells(c) : undefined;
     row.append(
       name,
       cell(formatCount(g.rows)),
       cell(formatCount(g.emails)),
+      ...(cells ? [cells.emails] : []),
       cell(rate(g.emails, this.total)),
       cell(rate(g.passEmails, g.emails)),
+      ...(cells ? [cells.pass] : []),
       cell(rate(g.spfEmails, g.emails)),
       cell(rate(g.dkimEmails, g.emails)),
       verdict,
+      ...(cells ? [cells.status] : []),
       bar,
       cell(formatDay(g.firstMs), 'date'),
       cell(formatDay(g.lastMs), 'date'),
     );
-    row.setAttribute('aria-label', revealBidi(l10n.t('{0}: {1} in {2}, DMARC pass {3}', valueLabel(g.key), plural(g.emails, l10n.t('email'), l10n.t('emails')), plural(g.rows, l10n.t('row'), l10n.t('rows')), rate(g.passEmails, g.emails))));
+    const said = l10n.t('{0}: {1} in {2}, DMARC pass {3}', valueLabel(g.key), plural(g.emails, l10n.t('email'), l10n.t('emails')), plural(g.rows, l10n.t('row'), l10n.t('rows')), rate(g.passEmails, g.emails));
+    const change = cells ? [cells.emails.textContent, cells.pass.textContent && l10n.t('{0} points', cells.pass.textContent), cells.status.textContent, moved].filter(Boolean).join(', ') : '';
+    row.setAttribute('aria-label', revealBidi(change ? `${said}; ${l10n.t('since the previous period: {0}', change)}` : said));
     return row;
   }
 
@@ -247,4 +277,25 @@ export class GroupsTable {
     else if (y + ROW_HEIGHT > this.top + (this.height || 0)) this.body.scrollTop = this.top = y + ROW_HEIGHT - (this.height || 0);
     this.render(true);
   }
+}
+
+/** The cells of a group's change: Δ emails, Δ DMARC pass (points), and New or Gone. */
+function changeCells(c: Change | undefined): { emails: HTMLElement; pass: HTMLElement; status: HTMLElement } {
+  const cell = (text: string, cls: string, title?: string): HTMLElement => el('div', { class: `groups-cell ${cls}`, text, attrs: { role: 'gridcell' }, ...(title ? { title } : {}) });
+  if (!c) return { emails: cell('', 'numeric'), pass: cell('', 'numeric'), status: cell('', 'group-change') };
+  const before = l10n.t('{0} emails before', formatCount(c.before));
+  const pass = pointsText(c.deltaPass);
+  const passTitle = c.passBefore !== undefined && c.passNow !== undefined ? l10n.t('DMARC pass {0} → {1}', formatPercent(c.passBefore), formatPercent(c.passNow)) : undefined;
+  const status = el('div', { class: 'groups-cell group-change', attrs: { role: 'gridcell' } });
+  if (c.status !== 'kept') {
+    const text = c.status === 'new' ? l10n.t('New') : l10n.t('Gone');
+    status.append(el('span', { class: `change-badge change-${c.status}`, text }));
+    status.title = c.status === 'new' ? l10n.t('No emails in the previous period') : l10n.t('Emails in the previous period, none now');
+  }
+  const trend = (d: number | undefined): string => (d === undefined || Math.round(Math.abs(d) * 10) === 0 ? '' : d > 0 ? ' delta-up' : ' delta-down');
+  return {
+    emails: cell(signedCount(c.deltaEmails, formatCount), `numeric delta-emails${trend(c.deltaEmails)}`, before),
+    pass: cell(pass, `numeric delta-pass${trend(c.deltaPass)}`, passTitle),
+    status,
+  };
 }

@@ -179,6 +179,10 @@ class App {
         return settle(m as { requestId: number; ok: boolean; result?: unknown; error?: string });
       case 'command':
         return this.actions.hostCommand(m.command);
+      case 'compareRows': // the previous period's rows (the Compare switch), kept apart from the rows
+        return this.analysis.compare.previous.onRows(m);
+      case 'compareStatus':
+        return this.analysis.compare.previous.onStatus(m.state, m.message);
       case 'advice': // the dmarc.advice settings, the policy the rows' reports state, or the owner's marks
         return this.analysis.setAdvice(m, () => [this.state, this.view]);
     }
@@ -253,7 +257,7 @@ class App {
     if ('facetsOpen' in patch || 'detailOpen' in patch) this.applyPanes();
     for (const [k, pane] of [['adviceOpen', 'advice'], ['trendOpen', 'trend'], ['detailOpen', 'detail']] as const) if (k in patch) this.columns.setPane(pane, this.state[k]);
     // How rows are grouped or the trend split changes no filter: only the analysis is redrawn.
-    const analysisOnly = Object.keys(patch).every((k) => k === 'groupBy' || k === 'thenBy' || k === 'trendSplit' || k === 'share' || k === 'trendOpen');
+    const analysisOnly = Object.keys(patch).every((k) => k === 'groupBy' || k === 'thenBy' || k === 'trendSplit' || k === 'share' || k === 'trendOpen' || k === 'compare');
     if (recompute && analysisOnly) {
       this.analysis.update(this.state, this.view);
       this.persistence.schedule();

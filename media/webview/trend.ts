@@ -11,6 +11,7 @@ import { el, icon, iconButton } from './dom';
 import { formatCount, formatDay, formatPercent, formatShortDay } from './format';
 import type { Chart } from 'chart.js';
 import { bandPlugin, chartClass, readPalette, seriesColors, type Palette } from './trendChart';
+import { previousColor } from './data/seriesColors';
 
 export interface TrendHost {
   onSplit(split: TrendSplit): void;
@@ -30,6 +31,8 @@ export interface TrendView {
   /** The chosen bars, if any. */
   chosen: { from: number; to: number } | undefined;
   groupSplitAvailable: boolean;
+  /** Compare: the previous period per bar (emails, or its DMARC pass % when shares are shown), drawn as a dashed line. */
+  previous?: (number | null)[];
 }
 
 const PER_UNIT = { hour: l10n.t('Emails per hour'), day: l10n.t('Emails per day'), week: l10n.t('Emails per week') } as const;
@@ -247,19 +250,21 @@ export class TrendPanel {
       borderWidth: 0,
       stack: 'emails',
     }));
-    this.renderLegend(datasets.map((d) => ({ label: d.label, color: d.backgroundColor })));
+    const prev = previousDataset(view.previous, share, previousColor(p, colors));
+    this.renderLegend([...datasets.map((d) => ({ label: d.label, color: d.backgroundColor })), ...(prev ? [{ label: prev.label, color: prev.borderColor, dashed: true }] : [])]);
     if (!this.table.hidden) this.renderTable();
     // Chart.js comes in a bundle of its own: drawn once it has loaded.
     let chart = this.chart;
+    const all = [...datasets, ...(prev ? [prev] : [])] as typeof datasets;
     if (chart) {
       chart.data.labels = labels;
-      chart.data.datasets = datasets;
+      chart.data.datasets = all;
     } else {
       const ChartJs = chartClass(() => this.view && !this.chart && this.update(this.view));
       if (!ChartJs) return;
       chart = this.chart = new ChartJs(this.canvas, {
         type: 'bar',
-        data: { labels, datasets },
+        data: { labels, datasets: all },
         options: {
           responsive: true,
           maintainAspectRatio: false,
@@ -280,13 +285,14 @@ export class TrendPanel {
     chart.update('none');
   }
 
-  private renderLegend(items: { label: string; color: string }[]): void {
+  private renderLegend(items: { label: string; color: string; dashed?: boolean }[]): void {
     this.legend.hidden = items.length < 2;
     this.legend.replaceChildren(
       ...items.map((it) => {
-        const sw = el('span', { class: 'swatch', attrs: { 'aria-hidden': 'true' } });
-        sw.style.background = it.color;
-        return el('li', { class: 'legend-item' }, [sw, el('span', { class: 'legend-label', text: it.label })]);
+        const sw = el('span', { class: `swatch${it.dashed ? ' swatch-dashed' : ''}`, attrs: { 'aria-hidden': 'true' } });
+        if (it.dashed) sw.style.borderColor = it.color;
+        else sw.style.background = it.color;
+        return el('li', { class: 'legend-item', attrs: it.dashed ? { 'data-testid': 'trend-legend-previous' } : {} }, [sw, el('span', { class: 'legend-label', text: it.label })]);
       }),
     );
   }
@@ -349,6 +355,7 @@ export class TrendPanel {
     const head = el('tr');
     head.append(el('th', { text: t.unit === 'week' ? l10n.t('Week') : t.unit === 'hour' ? l10n.t('Hour (UTC)') : l10n.t('Day (UTC)'), attrs: { scope: 'col' } }), el('th', { text: l10n.t('Emails'), attrs: { scope: 'col' } }));
     for (const s of t.series) if (t.series.length > 1) head.append(el('th', { text: v.labelOf(s.key), attrs: { scope: 'col' } }));
+    if (v.previous) head.append(el('th', { text: v.share ? l10n.t('Previous period (DMARC pass %)') : l10n.t('Previous period'), attrs: { scope: 'col' } }));
     table.append(el('thead', {}, [head]));
     const body = el('tbody');
     for (let b = 0; b < t.starts.length; b++) {
@@ -360,9 +367,34 @@ export class TrendPanel {
           tr.append(el('td', { text: v.share ? formatPercent(t.totals[b]! > 0 ? val / t.totals[b]! : Number.NaN) : formatCount(val) }));
         }
       }
+      if (v.previous) {
+        const p = v.previous[b];
+        tr.append(el('td', { text: p === null || p === undefined ? '' : v.share ? formatPercent(p / 100) : formatCount(p) }));
+      }
       body.append(tr);
     }
     table.append(body);
     this.table.replaceChildren(table);
   }
+}
+
+/**
+ * The previous period as a dashed line over the bars, in a stack of its own (never added to them),
+ * in the theme's foreground or a colour apart from every series' (data/seriesColors.ts previousColor).
+ */
+function previousDataset(values: (number | null)[] | undefined, share: boolean, color: string) {
+  if (!values) return undefined;
+  return {
+    type: 'line' as const,
+    label: share ? l10n.t('Previous period (DMARC pass %)') : l10n.t('Previous period'),
+    data: values,
+    borderColor: color,
+    backgroundColor: color,
+    borderWidth: 2,
+    borderDash: [6, 4],
+    pointRadius: 0,
+    tension: 0,
+    stack: 'previous',
+    order: -1,
+  };
 }

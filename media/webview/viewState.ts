@@ -9,7 +9,7 @@ import type { ColumnLayout, PanelIdentity, ViewState } from '../../src/shared/pr
 import { isFieldId } from './data/fields';
 
 export function emptyViewState(): ViewState {
-  return { hiddenColumns: [], search: '', facets: {}, scrollTop: 0, groups: [], trendSplit: 'category', share: false, facetWeight: 'emails', detailOpen: true, facetsOpen: true, adviceOpen: true, trendOpen: true };
+  return { hiddenColumns: [], search: '', facets: {}, scrollTop: 0, groups: [], trendSplit: 'category', share: false, facetWeight: 'emails', detailOpen: true, facetsOpen: true, adviceOpen: true, trendOpen: true, compare: false };
 }
 
 function isColumn(v: unknown): v is ColumnId {
@@ -57,6 +57,7 @@ export function sanitizeViewState(raw: unknown): ViewState {
   if (typeof r.facetsOpen === 'boolean') v.facetsOpen = r.facetsOpen;
   if (typeof r.adviceOpen === 'boolean') v.adviceOpen = r.adviceOpen;
   if (typeof r.trendOpen === 'boolean') v.trendOpen = r.trendOpen;
+  if (typeof r.compare === 'boolean') v.compare = r.compare;
   return v;
 }
 

@@ -183,6 +183,9 @@ export const GROUP_CSV_COLUMNS = [
   'group', 'subgroup', 'rows', 'emails', 'share', 'dmarcPass', 'alignedSpf', 'alignedDkim', 'verdict', 'delivered', 'quarantined', 'rejected', 'first', 'last',
 ] as const;
 
+/** With Compare on (the panel's previous period): these follow, for every group. */
+export const GROUP_COMPARE_CSV_COLUMNS = ['emailsBefore', 'deltaEmails', 'deltaPass', 'change', 'verdictBefore'] as const;
+
 export interface GroupRow {
   group: string;
   subgroup?: string | undefined;
@@ -198,6 +201,12 @@ export interface GroupRow {
   rejected: number;
   first: string;
   last: string;
+  emailsBefore?: number | undefined;
+  deltaEmails?: number | undefined;
+  /** Percentage points. */
+  deltaPass?: number | null | undefined;
+  change?: 'new' | 'gone' | 'kept' | undefined;
+  verdictBefore?: string | undefined;
 }
 
 export function groupsToJson(title: string, rows: readonly GroupRow[]): string {
@@ -205,8 +214,9 @@ export function groupsToJson(title: string, rows: readonly GroupRow[]): string {
 }
 
 /** The groups CSV's header cells: the names the panel's Groups table uses, not the JSON keys. */
-function groupCsvHeaders(): Record<(typeof GROUP_CSV_COLUMNS)[number], string> {
+function groupCsvHeaders(): Record<(typeof GROUP_CSV_COLUMNS)[number] | (typeof GROUP_COMPARE_CSV_COLUMNS)[number], string> {
   return {
+    emailsBefore: l10n.t('Emails before'), deltaEmails: l10n.t('Δ Emails'), deltaPass: l10n.t('Δ DMARC pass (points)'), change: l10n.t('Change'), verdictBefore: l10n.t('Verdict before'),
     group: l10n.t('Group'), subgroup: l10n.t('Subgroup'), rows: l10n.t('Rows'), emails: l10n.t('Emails'), share: l10n.t('Share'),
     dmarcPass: l10n.t('DMARC pass'), alignedSpf: l10n.t('Aligned SPF'), alignedDkim: l10n.t('Aligned DKIM'), verdict: l10n.t('Verdict'),
     delivered: l10n.t('Delivered'), quarantined: l10n.t('Quarantined'), rejected: l10n.t('Rejected'), first: l10n.t('First'), last: l10n.t('Last'),
@@ -215,10 +225,13 @@ function groupCsvHeaders(): Record<(typeof GROUP_CSV_COLUMNS)[number], string> {
 
 export function groupsToCsv(rows: readonly GroupRow[]): string {
   const headers = groupCsvHeaders();
-  const lines = [GROUP_CSV_COLUMNS.map((c) => csvField(headers[c])).join(',')];
+  const columns = rows.some((r) => r.change !== undefined) ? [...GROUP_CSV_COLUMNS, ...GROUP_COMPARE_CSV_COLUMNS] : GROUP_CSV_COLUMNS;
+  const lines = [columns.map((c) => csvField(headers[c])).join(',')];
   for (const r of rows) {
-    lines.push(GROUP_CSV_COLUMNS.map((c) => {
+    lines.push(columns.map((c) => {
       const v = r[c];
+      // A number is never a formula: a change of −56 stays a number for the spreadsheet.
+      if (typeof v === 'number') return Number.isFinite(v) ? String(v) : '';
       return csvField(v === null || v === undefined ? '' : String(v));
     }).join(','));
   }

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { AccountLookup } from '../reportFiles/reportFiles';
 import { ApiError, describeApiError, rawOf } from '../api';
 import type { DmarcRecord, FetchResult } from '../api/types';
-import type { RecordStore } from '../records/recordStore';
+import type { RecordScope, RecordStore } from '../records/recordStore';
 import { rangeLabel } from '../records/dateInput';
 import {
   columnLayoutSchema, webviewMessageSchema,
@@ -16,6 +16,7 @@ import { openAdviceExport, openExport, openGroupsExport } from '../export/openEx
 import { Commands } from '../commands';
 import { perfMark } from '../perf';
 import { RowSender } from './rowSender';
+import { PreviousRows } from './previousRows';
 import { MessageGate } from './messageGate';
 import { PanelStatus } from './panelStatus';
 import { escapeHtml, panelHtml } from './panelHtml';
@@ -46,6 +47,8 @@ const LAYOUT_KEY = 'dmarc.panel.columnLayout';
 /** One records panel: loads its range through the record store and serves its webview. */
 export class RecordsPanel implements vscode.Disposable {
   private readonly sender: RowSender;
+  /** Compare: the previous period's rows, fetched when the page's switch is on (previousRows.ts). */
+  readonly previous: PreviousRows;
   /** The webview's script has said ready once (messages reach it); before, only rows are posted. */
   private ready = false;
   /** The load's state, notices and stated policy: posted again after init on every ready (panelStatus.ts). */
@@ -78,6 +81,11 @@ export class RecordsPanel implements vscode.Disposable {
     // Rows are posted as they come, before the webview is ready: VS Code holds them for it.
     this.sender = new RowSender((m) => this.post(m), () => !this.disposed);
     this.sender.onFirstPosted = () => perfMark('firstChunkPosted');
+    const scope = async (): Promise<RecordScope | string> => {
+      const apiKey = await deps.accounts.getKey(target.account.id);
+      return apiKey ? { accountId: target.account.id, baseUrl: target.account.baseUrl, apiKey, organizationId: target.org.id } : vscode.l10n.t('The API key of {0} is missing.', target.account.label);
+    };
+    this.previous = new PreviousRows((m) => this.post(m), () => !this.disposed, deps.store, scope, target, (line) => deps.log.warn(line));
     panel.webview.html = this.html();
     this.disposables.push(panel.webview.onDidReceiveMessage((m) => void this.handleMessage(m)));
     this.disposables.push(onAdviceThresholdsChange((thresholds) => void this.post({ type: 'advice', thresholds })));
@@ -160,6 +168,10 @@ export class RecordsPanel implements vscode.Disposable {
       case 'retry':
         await this.load(true);
         return;
+      case 'compare':
+        return this.previous.show();
+      case 'compareResend':
+        return this.previous.resendFrom(m.load, m.from);
       case 'fetchRange':
         await vscode.commands.executeCommand(Commands.fetchRange, { accountId: this.target.account.id, organizationId: this.target.org.id });
         return;
@@ -234,6 +246,8 @@ export class RecordsPanel implements vscode.Disposable {
     // The store sorts and keeps a streamed range only once this load has sent its rows (onComplete).
     const handedOn = wakeSignal();
     const loading = this.loadRows(refresh, extraNotices, handedOn.promise);
+    // A refresh (Retry, a new key) fetches the previous period again too, once the switch was on.
+    if (refresh && this.previous.wanted) void loading.then(() => this.previous.show(true));
     const done = (): void => (busy?.(), handedOn.resolve());
     loading.then(done, done);
     return (this.loading = loading);
@@ -376,6 +390,7 @@ export class RecordsPanel implements vscode.Disposable {
     this.disposed = true;
     this.loadSeq++;
     this.loadAbort?.abort();
+    this.previous.dispose();
     for (const d of this.disposables) d.dispose();
   }
 }

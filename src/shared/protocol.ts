@@ -43,6 +43,8 @@ export const viewStateSchema = z.object({
   facetsOpen: z.boolean().default(true),
   adviceOpen: z.boolean().default(true),
   trendOpen: z.boolean().default(true),
+  /** The Compare switch: the previous period of equal length beside this one (groups' Δ, the trend's line). */
+  compare: z.boolean().default(false),
 });
 export type ViewState = z.infer<typeof viewStateSchema>;
 
@@ -73,6 +75,12 @@ export const groupExportRowSchema = z.object({
   rejected: z.number().nonnegative().finite(),
   first: z.string().max(40),
   last: z.string().max(40),
+  /** With Compare on: the previous period's emails, the changes (pass in points), new/gone, the verdict before. */
+  emailsBefore: z.number().nonnegative().finite().optional(),
+  deltaEmails: z.number().finite().optional(),
+  deltaPass: z.number().min(-100).max(100).nullable().optional(),
+  change: z.enum(['new', 'gone', 'kept']).optional(),
+  verdictBefore: z.string().max(100).optional(),
 });
 export type GroupExportRow = z.infer<typeof groupExportRowSchema>;
 
@@ -133,6 +141,12 @@ export type HostMessage =
   | { type: 'notices'; notices: string[] }
   /** `partial`: the load failed after this many rows arrived; they stay shown, marked incomplete. */
   | { type: 'error'; message: string; canRetry: boolean; canUpdateKey: boolean; partial?: number }
+  /**
+   * Compare: the previous period's rows, encoded and chunked as `rows` are (their own load ids),
+   * kept apart from the panel's rows; `compareStatus` says it is being fetched or why it failed.
+   */
+  | { type: 'compareRows'; load: number; offset: number; count: number; total: number; growing: boolean; data: Uint8Array; last: boolean; packed?: boolean }
+  | { type: 'compareStatus'; state: 'loading' | 'error'; message?: string }
   /** The answer to a request. */
   | { type: 'response'; requestId: number; ok: true; result: unknown }
   | { type: 'response'; requestId: number; ok: false; error: string }
@@ -158,6 +172,10 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
   /** Whether messages of rows wait in the page unread (it is behind), or it keeps up (src/panel/rowSender.ts). */
   z.object({ type: z.literal('rowsBehind'), behind: z.boolean() }),
   z.object({ type: z.literal('retry') }),
+  /** The Compare switch is on: send the previous period's rows (fetched once, cached by the store). */
+  z.object({ type: z.literal('compare') }),
+  /** Post the previous period's rows of `load` again from row `from`. */
+  z.object({ type: z.literal('compareResend'), load: z.number().int().nonnegative(), from: index }),
   z.object({ type: z.literal('updateKey') }),
   /** The empty state's "Fetch Another Range…": the palette's command, for this panel's organization. */
   z.object({ type: z.literal('fetchRange') }),

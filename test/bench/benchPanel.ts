@@ -9,6 +9,9 @@
  *                 the facets and a two-level group-by (source → IP) all recomputed (bar 100 ms)
  *   group-by      choosing another group-by field until the next frame is painted (bar 150 ms;
  *                 400 ms at 1M rows)
+ *   compare       the same with Compare on (issue 42: within the group-by bar): the previous
+ *                 period's rows (as many again) in, each group-by with the Δ columns, and one
+ *                 sort "biggest drop first"; (prev in) how long the previous period took to arrive
  *   advice        the Advice recomputed for the rows of each keystroke's filter (the time of its
  *                 computation in the page, read once the trend and groups followed; bar 100 ms,
  *                 400 ms at 1M rows: the groups', issue 41)
@@ -48,6 +51,8 @@ const repoRoot = resolve(__dirname, '../..');
 const ROWS = Number(process.env.BENCH_ROWS || 100_000);
 const RUNS = Number(process.env.BENCH_RUNS || 5);
 const DAYS = 7;
+/** Days between the runs' ranges: a range, and its previous period (Compare) left alone. */
+const SPACING = 2 * DAYS;
 const KEY = 'bench-key-1';
 const ORG = 'org-bench';
 
@@ -120,8 +125,9 @@ async function main(): Promise<void> {
     await addAccount(page, { label: 'Bench', baseUrl: server.url, key: KEY, orgId: ORG, orgName: 'Bench Org' });
 
     for (let run = 0; run < RUNS; run++) {
-      // A different 7-day range each run, so every run goes to the network.
-      const endDay = new Date(Date.now() - (run * DAYS + 1) * 86_400_000);
+      // A different 7-day range each run, so every run goes to the network; a week apart, so that
+      // the previous period Compare fetches is never the next run's range.
+      const endDay = new Date(Date.now() - (run * SPACING + 1) * 86_400_000);
       const startDay = new Date(endDay.getTime() - (DAYS - 1) * 86_400_000);
       if (KEEP_BODIES) await renderBefore(server.url, startDay, endDay);
       const keptBefore = server.keptSent();
@@ -222,6 +228,29 @@ async function main(): Promise<void> {
         groupDetail.push(`${field} ${Math.round(ms)}`);
       }
       if (process.env.BENCH_PHASES) console.log(`  group-bys: ${groupDetail.join(', ')}`);
+      // Compare: the previous period's rows come (one request, as many rows again), then the same
+      // group-bys with the Δ columns, and the sort "biggest drop first".
+      const compareAt = Date.now();
+      await frame.evaluate(() => document.querySelector<HTMLElement>('[data-testid="compare-toggle"]')!.click());
+      await frame.waitForSelector('[data-testid="groups-grid"] [role="columnheader"][data-column="deltaPass"]:not([hidden])', { timeout: 300_000 });
+      results.previousIn.push(Date.now() - compareAt);
+      const compareDetail: string[] = [];
+      for (const field of ['ipAddress', 'ipNetwork', 'dkimDomain', 'reporter', 'visibleFrom', 'source']) {
+        const ms = await pick('group-by', field);
+        results.groupByCompare.push(ms);
+        compareDetail.push(`${field} ${Math.round(ms)}`);
+      }
+      const dropMs = await frame.evaluate(async () => {
+        const h = document.querySelector<HTMLElement>('[data-testid="groups-grid"] [role="columnheader"][data-column="deltaPass"]')!;
+        const t0 = performance.now();
+        h.click();
+        await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+        return performance.now() - t0;
+      });
+      results.groupByCompare.push(dropMs);
+      if (process.env.BENCH_PHASES) console.log(`  compare: previous period in ${results.previousIn.at(-1)} ms; group-bys ${compareDetail.join(', ')}, biggest drop first ${Math.round(dropMs)}`);
+      // Off again: the keystrokes below are measured as before.
+      await frame.evaluate(() => document.querySelector<HTMLElement>('[data-testid="compare-toggle"]')!.click());
       await pick('then-by', 'ipAddress');
       // Filter: one keystroke at a time (the search runs in the input handler), until the next
       // frame is painted; then check the summary really changed.
@@ -313,7 +342,7 @@ async function main(): Promise<void> {
     }
     // Run 2's period (settled, written to disk) has left memory once three more were loaded: opened
     // again, it is read from the disk cache, its rows shown as they are read.
-    if (RUNS >= 5) await fromDisk(page, perfFile, new Date(Date.now() - (DAYS + 1) * 86_400_000));
+    if (RUNS >= 5) await fromDisk(page, perfFile, new Date(Date.now() - (SPACING + 1) * 86_400_000));
   } finally {
     await browser.close().catch(() => undefined);
     await host.close();

@@ -14,7 +14,7 @@ export const median = (xs: number[]) => {
 
 /** What each run measured, a value a run per measure. */
 export function newResults() {
-  return { firstPaint: [] as number[], sort: [] as number[], filter: [] as number[], filterCompute: [] as number[], advice: [] as number[], groupBy: [] as number[], domRows: [] as number[], hostBlocked: [] as number[], exportJson: [] as number[], exportFirst: [] as number[], exportBlocked: [] as number[], exportLines: 0, rows: 0,
+  return { firstPaint: [] as number[], sort: [] as number[], filter: [] as number[], filterCompute: [] as number[], advice: [] as number[], groupBy: [] as number[], groupByCompare: [] as number[], previousIn: [] as number[], domRows: [] as number[], hostBlocked: [] as number[], exportJson: [] as number[], exportFirst: [] as number[], exportBlocked: [] as number[], exportLines: 0, rows: 0,
     afterFirstByte: [] as number[], allFromFirstByte: [] as number[], download: [] as number[], afterReady: [] as number[], webviewStart: [] as number[], allRows: [] as number[], hostHeap: [] as number[], webviewHeap: [] as number[], mainRan: [] as number[], mainWaited: [] as number[], bodyMB: 0 };
 }
 
@@ -59,6 +59,9 @@ export async function printSummary(results: Results, runs: number, keptBodies: b
   line('filter key', results.filter, 100, 'ms');
   line('  (compute)', results.filterCompute, 100, 'ms');
   line('group-by', results.groupBy, big ? 400 : 150, 'ms');
+  // Issue 42: the groups with Compare's Δ columns within the group-by bar; the previous period's arrival printed, no bar.
+  if (results.groupByCompare.length) line('compare', results.groupByCompare, big ? 400 : 150, 'ms');
+  if (results.previousIn.length) line('  (prev in)', results.previousIn, Infinity, 'ms');
   // Issue 41: the Advice recomputes on a filter change within the groups' bars.
   line('advice', results.advice, big ? 400 : 100, 'ms');
   line('bundle', [await webviewBundleKb()], 250, 'KB');

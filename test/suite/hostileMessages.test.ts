@@ -67,6 +67,11 @@ function messages(rowCount: number): unknown[] {
     { type: 'rowsBehind' },
     { type: 'rowsBehind', behind: 1 },
     { type: 'rowsBehind', behind: 'true' },
+    // Compare's rows asked again (issue 42): shapes the schema refuses.
+    { type: 'compareResend' },
+    { type: 'compareResend', load: -1, from: 0 },
+    { type: 'compareResend', load: 1, from: 50_000_001 },
+    { type: 'compareResend', load: '1', from: 0 },
     // Oversized (50 MB) and deep (100,000 levels).
     { type: big },
     { type: 'getRow', requestId: big, index: 0 },

@@ -4,7 +4,7 @@
 // editorWarning.foreground, orange = minimap.findMatchHighlight, green and purple their own).
 import { strict as assert } from 'node:assert';
 import { deltaE, distinctColors, MIN_DELTA_E, mix, parseColor, toHex } from '../../media/webview/data/colors';
-import { seriesColors, type Palette } from '../../media/webview/data/seriesColors';
+import { previousColor, seriesColors, type Palette } from '../../media/webview/data/seriesColors';
 
 const theme = (fg: string, red: string, blue: string, yellow: string, orange: string, green: string, purple: string): Palette => ({
   fg, lines: 'rgba(128, 128, 128, 0.5)', selection: 'rgba(0,120,212,0.18)', byName: { red, blue, yellow, orange, green, purple },
@@ -52,6 +52,12 @@ describe('webview: trend series colours people can tell apart', () => {
         const colors = seriesColors(p, split, keys);
         const { d, pair } = closest(colors);
         assert.ok(d >= MIN_DELTA_E, `${split}: ${pair} (ΔE ${d.toFixed(1)})`);
+      }
+      // Compare's Previous period line stands apart from every series under it.
+      for (const [split, keys] of splits) {
+        const colors = seriesColors(p, split, keys);
+        const prev = previousColor(p, colors);
+        for (const c of colors) assert.ok(deltaE(parseColor(prev)!, parseColor(c)!) >= MIN_DELTA_E, `${split}: previous ${prev} / ${c}`);
       }
       // Colours that mean something keep it.
       const [authorized, rejected] = seriesColors(p, 'category', ['authorized', 'rejected']);

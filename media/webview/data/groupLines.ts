@@ -3,7 +3,8 @@
  * sort order, each open one followed by its subgroups. A million groups are a million lines the
  * table scrolls through, but only the ~30 on screen ever become objects.
  */
-import type { GroupStats, GroupTable } from './groups';
+import type { Change } from '../../../src/advice/compare';
+import type { GroupStats } from './groups';
 
 export interface GroupLine {
   level: 0 | 1;
@@ -12,6 +13,8 @@ export interface GroupLine {
   parent?: GroupStats;
   expanded?: boolean;
   expandable?: boolean;
+  /** With Compare on: how the group changed since the previous period (compareGroups.ts). */
+  change?: Change;
 }
 
 export interface GroupLines {
@@ -28,8 +31,16 @@ export const NO_LINES: GroupLines = { length: 0, groups: 0, at: () => { throw ne
 
 /** A sorted table of groups: `order` lists its groups' positions (GroupTable.sorted). */
 export interface SortedGroups {
-  table: GroupTable;
+  /** A GroupTable, or one compared with the previous period (compareGroups.ts: its gone groups have code -1). */
+  table: { stats(k: number): GroupStats; change?(k: number): Change };
   order: Uint32Array;
+}
+
+/** Line k's group k of `sorted`, with its change when compared. */
+function lineOf(sorted: SortedGroups, p: number): { stats: GroupStats; change?: Change } {
+  const k = sorted.order[p]!;
+  const stats = sorted.table.stats(k);
+  return sorted.table.change ? { stats, change: sorted.table.change(k) } : { stats };
 }
 
 /**
@@ -59,8 +70,10 @@ export function groupLines(top: SortedGroups, expandable: boolean, open: readonl
     at(k) {
       if (!(k >= 0 && k < length)) throw new RangeError(`no group line ${k}`);
       const { p, sub, o } = locate(k);
-      if (o && sub >= 0) return { level: 1, stats: o.sub.table.stats(o.sub.order[sub]!), parent: level0(p) };
-      return { level: 0, stats: level0(p), expandable, expanded: opened.some((x) => x.at === p) };
+      if (o && sub >= 0) return { level: 1, ...lineOf(o.sub, sub), parent: level0(p) };
+      const line = lineOf(top, p);
+      // A gone group (no rows now) has nothing to open.
+      return { level: 0, ...line, expandable: expandable && line.stats.code >= 0, expanded: opened.some((x) => x.at === p) };
     },
     parentOf(k) {
       const { p, sub } = locate(k);

@@ -115,6 +115,11 @@ export class GroupTable {
     return this.compliant === undefined ? '' : verdictOf(this.acc.subarray(o + MIX, o + MIX + 4), this.compliant);
   }
 
+  /** The code of the group of rows without a value. */
+  get noneCode(): number {
+    return this.dict.length;
+  }
+
   /** Non-empty groups. */
   get count(): number {
     return this.codes.length;
@@ -140,6 +145,17 @@ export class GroupTable {
       else hi = mid;
     }
     return this.codes[lo] === code ? lo : -1;
+  }
+
+  /** The k-th group's emails. */
+  emailsAt(k: number): number {
+    return this.acc[this.codes[k]! * STRIDE + EMAILS]!;
+  }
+
+  /** The k-th group's emails, passing emails and verdict, without a GroupStats (period comparison: every group). */
+  sums(k: number): { emails: number; passing: number; verdict: Verdict } {
+    const o = this.codes[k]! * STRIDE;
+    return { emails: this.acc[o + EMAILS]!, passing: this.acc[o + PASS]!, verdict: this.verdictAt(o) };
   }
 
   /** The k-th group's figures: a new object each call. */
@@ -300,7 +316,7 @@ function orderByKey(n: number, keyOf: (k: number) => string, descending: boolean
 }
 
 /** Positions 0…n-1 by value, stable in both directions, NaN last in both. */
-function orderByValue(value: Float64Array, descending: boolean): Uint32Array {
+export function orderByValue(value: Float64Array, descending: boolean): Uint32Array {
   const n = value.length;
   // A counting sort by the rank of each value among the distinct ones: stable by construction.
   const { rank: ascending, distinct: u } = denseRanks(value);

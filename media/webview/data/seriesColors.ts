@@ -33,3 +33,13 @@ export function seriesColors(p: Palette, split: string, keys: readonly string[])
   return distinctColors(wanted, pool);
 }
 
+
+/**
+ * The previous period's line (Compare): the chart foreground, which every theme keeps apart from
+ * its chart colours, unless it looks like a series drawn (the light theme's grey "Other" is near
+ * its grey foreground); then the first colour of the series' pool far enough from all of them.
+ */
+export function previousColor(p: Palette, series: readonly string[]): string {
+  const pool = [...HUE_ORDER.map((h) => p.byName[h]), ...HUE_ORDER.map((h) => shade(p, p.byName[h])), ...HUE_ORDER.map((h) => shade(p, p.byName[h], 0.25))];
+  return distinctColors([...series.map((color) => ({ color, fixed: true })), { color: p.fg, fixed: false }], pool).at(-1)!;
+}
