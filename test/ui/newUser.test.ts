@@ -38,6 +38,22 @@ describe('what a new user tripped on, round 2, in the browser (Light+ theme)', (
     await server?.close();
   });
 
+  it('(13) the table opens sorted by Emails, biggest first: its first rows are the range\u2019s biggest', async () => {
+    const header = frame.locator('.header-cell[data-column="emails"]');
+    assert.equal(await header.getAttribute('aria-sort'), 'descending');
+    // The range's rows as the server sends them (Last 30 days: today and the 29 days before, UTC).
+    const now = new Date();
+    const url = new URL('/api/public/dmarc-records', server.url);
+    url.searchParams.set('organizationId', ORG);
+    url.searchParams.set('startDate', new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - 29)).toISOString());
+    url.searchParams.set('endDate', new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1) - 1).toISOString());
+    const sent = ((await (await fetch(url, { headers: { Authorization: `Bearer ${KEY}` } })).json()) as { dmarcRecords: { emails: number }[] }).dmarcRecords.map((r) => r.emails);
+    assert.ok(sent.some((e, k) => k > 0 && e > sent[k - 1]!), 'the server sends rows in another order than by emails');
+    const shown = (await frame.locator('.row:visible [data-column="emails"]').allInnerTexts()).map((t) => Number(t.replace(/\D/g, '')));
+    assert.ok(shown.length >= 8, `rows shown: ${shown.length}`);
+    assert.deepEqual(shown, [...sent].sort((a, b) => b - a).slice(0, shown.length));
+  });
+
   it('(11) a facet\u2019s filter box and the search box have a visible border in a theme without an input border', async () => {
     for (const selector of ['[data-testid="facet-filter-source"]', '.search-input']) {
       const [border, background] = await frame.locator(selector).evaluate((e) => [getComputedStyle(e).borderTopColor, getComputedStyle(e).backgroundColor]);

@@ -93,20 +93,27 @@ describe('records panel in the browser', () => {
     await wb.screenshot('panel-light');
   });
 
-  it('sorts a numeric column biggest first, and reverses on a second click', async () => {
+  it('opens sorted by Emails biggest first; a click reverses it; after another column, a click on Emails sorts it biggest first again', async () => {
     frame = await openPanel();
     const header = frame.locator('[data-testid="grid"] [data-column="emails"][role="columnheader"]');
-    await header.click();
-    await frame.locator('[data-testid="grid"] [data-column="emails"][aria-sort="descending"]').waitFor();
-    const first = (await cellTexts('emails')).slice(0, 8).map((t) => Number(t.replace(/[^\d]/g, '')));
-    await header.click();
-    await frame.locator('[data-testid="grid"] [data-column="emails"][aria-sort="ascending"]').waitFor();
-    const second = (await cellTexts('emails')).slice(0, 8).map((t) => Number(t.replace(/[^\d]/g, '')));
+    const emails = async () => (await cellTexts('emails')).slice(0, 8).map((t) => Number(t.replace(/[^\d]/g, '')));
     const asc = (a: number[]) => a.every((v, i) => i === 0 || a[i - 1] <= v);
     const desc = (a: number[]) => a.every((v, i) => i === 0 || a[i - 1] >= v);
-    assert.ok(desc(first), `first click: descending, got ${first}`);
-    assert.ok(asc(second), `second click: ascending, got ${second}`);
+    // The table opens sorted by Emails, biggest first (issue 43): no click needed.
+    await frame.locator('[data-testid="grid"] [data-column="emails"][aria-sort="descending"]').waitFor();
+    const first = await emails();
+    await header.click();
+    await frame.locator('[data-testid="grid"] [data-column="emails"][aria-sort="ascending"]').waitFor();
+    const second = await emails();
+    assert.ok(desc(first), `as opened: descending, got ${first}`);
+    assert.ok(asc(second), `a click: ascending, got ${second}`);
     assert.notDeepEqual(first, second);
+    // A text column sorts A to Z on its first click; a number column biggest first.
+    await frame.locator('[data-testid="grid"] [data-column="source"][role="columnheader"]').click();
+    await frame.locator('[data-testid="grid"] [data-column="source"][aria-sort="ascending"]').waitFor();
+    await header.click();
+    await frame.locator('[data-testid="grid"] [data-column="emails"][aria-sort="descending"]').waitFor();
+    assert.deepEqual(await emails(), first);
   });
 
   it('filters by text and by facets, with counts per option in emails or rows', async () => {
@@ -222,10 +229,11 @@ describe('records panel in the browser', () => {
       } as typeof MessagePort.prototype.postMessage;
     });
     const emailsHeader = () => frame.locator('[data-testid="grid"] [data-column="emails"][role="columnheader"]');
+    // The panel opens by Emails, biggest first; the user's sort is the other way round.
     await emailsHeader().click();
-    await frame.locator('[data-testid="grid"] [data-column="emails"][aria-sort="descending"]').waitFor();
+    await frame.locator('[data-testid="grid"] [data-column="emails"][aria-sort="ascending"]').waitFor();
     await host.waitForFunction(
-      () => (window as unknown as { __dmarcStates: string[] }).__dmarcStates.some((s) => /"sort":\{("column":"emails","descending":true|"descending":true,"column":"emails")\}/.test(s)),
+      () => (window as unknown as { __dmarcStates: string[] }).__dmarcStates.some((s) => /"sort":\{("column":"emails","descending":false|"descending":false,"column":"emails")\}/.test(s)),
       undefined,
       { timeout: 10_000 },
     );
@@ -236,7 +244,7 @@ describe('records panel in the browser', () => {
     assert.equal(await summaryRows(), before, 'the same rows');
     // Exactly the sort handed over (a reload within the webview's save delay of a change would
     // lose that change: the wait above is for the hand-over, not for time).
-    assert.equal(await emailsHeader().getAttribute('aria-sort'), 'descending', 'the sort was restored');
+    assert.equal(await emailsHeader().getAttribute('aria-sort'), 'ascending', 'the user\u2019s sort was restored, not the default');
   });
 
   it('report data with HTML and script payloads stays inert text', async () => {
