@@ -2,7 +2,7 @@
 import { strict as assert } from 'node:assert';
 import type { Frame } from 'playwright-core';
 import { startApiServer, type ApiServer } from '../server/server';
-import { addAccount, choose, closeAllEditors, cspViolations, findWebviewFrame, openDmarcView, openWorkbench, runCommand, waitForPanelReady, type Workbench } from './harness';
+import { addAccount, choose, closeAllEditors, closeExport, cspViolations, findWebviewFrame, openDmarcView, openWorkbench, runCommand, tabText, waitForPanelReady, type Workbench } from './harness';
 
 const KEY = 'ui-new-user-key-43c1';
 const ORG = 'acme';
@@ -149,6 +149,19 @@ describe('what a new user tripped on, round 2: a small window (1024 × 700, side
     assert.deepEqual(await cspViolations(next), []);
     // Closed again, so other tests' panels start as they did.
     await next.locator('[data-testid="trend-toggle"]').click();
+  });
+
+  it('(5) an export of a panel narrower than 1,440 px waits in a tab behind it: no group beside it, the panel in front as it was', async () => {
+    const f = await open('Last 7 days');
+    await f.locator('.row:visible').first().click();
+    await f.locator('[data-testid="export-json"]').click();
+    await f.locator('[data-testid="export-status"]', { hasText: /^Exported 1 selected row as JSON to the tab dmarc-Acme-\d+\.json, next to this one\.$/ }).waitFor();
+    assert.equal(await wb.page.locator('.editor-group-container').count(), 1, 'no group beside the panel');
+    assert.equal(await wb.page.locator('.tab.active', { hasText: /dmarc-Acme-\d+\.json/ }).count(), 0, 'the export is not in front');
+    assert.ok(!f.isDetached(), 'the panel kept its page');
+    assert.ok((await rowsInSight(f)) >= 8, 'the panel in front, as it was');
+    assert.equal(JSON.parse(await tabText(wb.page, /dmarc-Acme-\d+\.json/)).length, 1);
+    assert.ok((await rowsInSight(await closeExport(wb.page))) >= 8, 'the panel back once the export is closed');
   });
 
   it('(4) a rate in the Groups table is never cut: each number fits its cell', async () => {

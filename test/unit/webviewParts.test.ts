@@ -3,7 +3,7 @@ import { tokenizeJson } from '../../media/webview/jsonTokens';
 import { emptyViewState, readSavedState, sameIdentity, sanitizeViewState } from '../../media/webview/viewState';
 import { dkimText, revealBidi, toneOf, valueLabel } from '../../media/webview/format';
 import { MAX_SPACER, ROW_HEIGHT, scrollGeometry } from '../../media/webview/table';
-import { viewStateSchema } from '../../src/shared/protocol';
+import { viewStateSchema, webviewMessageSchema } from '../../src/shared/protocol';
 
 describe('webview JSON tokens', () => {
   it('splits pretty JSON into keys, strings, numbers, booleans, null and punctuation, losing nothing', () => {
@@ -126,5 +126,21 @@ describe('webview scroll geometry', () => {
     const maxScroll = MAX_SPACER - viewport;
     assert.equal(Math.round(g.toVirtual(maxScroll)), rows * ROW_HEIGHT - viewport, 'the bottom reaches the last row');
     assert.ok(Math.abs(g.toScroll(g.toVirtual(12345)) - 12345) < 1e-6);
+  });
+});
+
+describe('the export messages\u2019 page width (issue 43: beside a wide panel only)', () => {
+  it('is optional, and else a number of CSS pixels from 0 to 100,000', () => {
+    const messages = [
+      { type: 'export', requestId: 1, format: 'json', indices: [0], what: 'selected' },
+      { type: 'exportGroups', requestId: 2, format: 'csv', title: 'Source', rows: [] },
+      { type: 'exportAdvice', requestId: 3, format: 'json', title: 'Ready', rows: [] },
+    ];
+    for (const m of messages) {
+      const ok = (pageWidth: unknown) => webviewMessageSchema.safeParse({ ...m, pageWidth }).success;
+      assert.ok(webviewMessageSchema.safeParse(m).success, `${m.type} without a width`);
+      for (const w of [0, 1092, 1440.5, 100_000]) assert.ok(ok(w), `${m.type} ${w}`);
+      for (const w of [-1, 100_001, Number.NaN, Number.POSITIVE_INFINITY, '1600', null, [1600]]) assert.ok(!ok(w), `${m.type} ${String(w)}`);
+    }
   });
 });
