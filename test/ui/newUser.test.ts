@@ -164,6 +164,35 @@ describe('what a new user tripped on, round 2: a small window (1024 × 700, side
     assert.ok((await rowsInSight(await closeExport(wb.page))) >= 8, 'the panel back once the export is closed');
   });
 
+  it('(5) beside a panel of 1,440 px or more; when the export closes, the table is back as it was, its first columns in sight', async () => {
+    await wb.page.setViewportSize({ width: 1920, height: 1000 });
+    try {
+      const f = await open('Last 7 days');
+      const width = await f.evaluate(() => innerWidth);
+      assert.ok(width >= 1440, `the panel is ${width} px wide`);
+      await f.locator('.row:visible').first().click();
+      await f.locator('[data-testid="export-json"]').click();
+      await f.waitForFunction((w) => innerWidth < w * 0.6, width, { timeout: 30_000 });
+      assert.equal(await wb.page.locator('.editor-group-container').count(), 2, 'a group beside the panel');
+      // Squeezed, the user scrolls the table sideways to the columns that went out of sight.
+      await f.locator('[data-testid="grid"]').evaluate((g) => (g.scrollLeft = 600));
+      assert.ok((await f.locator('[data-testid="grid"]').evaluate((g) => g.scrollLeft)) > 0);
+      assert.equal(JSON.parse(await tabText(wb.page, /dmarc-Acme-\d+\.json/)).length, 1);
+      const back = await closeExport(wb.page);
+      assert.equal(back, f, 'the same page: it stayed in sight');
+      await back.waitForFunction((w) => innerWidth === w, width);
+      await back.waitForFunction(() => document.querySelector('[data-testid="grid"]')!.scrollLeft === 0, undefined, { timeout: 5_000 });
+      const first = await back.evaluate(() => {
+        const g = document.querySelector('[data-testid="grid"]')!.getBoundingClientRect();
+        return document.elementFromPoint(g.left + 10, g.top + 10)?.closest('[data-column]')?.getAttribute('data-column');
+      });
+      assert.equal(first, 'source', 'the first column in sight again');
+    } finally {
+      await closeAllEditors(wb.page);
+      await wb.page.setViewportSize({ width: 1024, height: 700 });
+    }
+  });
+
   it('(4) a rate in the Groups table is never cut: each number fits its cell', async () => {
     const f = await open('Last 30 days');
     await f.getByLabel('Group by', { exact: true }).selectOption('source');
