@@ -17,6 +17,25 @@ import { request } from './vscode';
 const DETAIL_DELAY_MS = 60;
 const DETAIL_CACHE = 64;
 
+/** The host's answer to an export: how many it exported, and the tab's name when the tab waits behind the panel. */
+type Exported = { count?: number; tab?: string } | null;
+
+/** The page's width, with each export asked for: the host opens it beside a wide panel only (src/export/openExport.ts). */
+function pageWidth(): number {
+  return Math.round(innerWidth);
+}
+
+/** The name of the tab an export opened behind this panel (untrusted: text only, bounded). */
+function tabOf(result: Exported): string | undefined {
+  return typeof result?.tab === 'string' && result.tab ? result.tab.slice(0, 200) : undefined;
+}
+
+/** "Exported 3 selected rows as JSON.", naming the tab when it opened behind the panel (its place is not in sight). */
+function exportedText(what: string, format: string, result: Exported): string {
+  const tab = tabOf(result);
+  return tab ? l10n.t('Exported {0} as {1} to the tab {2}, next to this one.', what, format, tab) : l10n.t('Exported {0} as {1}.', what, format);
+}
+
 export interface ActionsHost {
   view(): View;
   sortedAll(): Uint32Array;
@@ -142,9 +161,9 @@ export class Actions {
     }
     this.toolbar.setStatus(l10n.t('Exporting {0} as {1}…', rows(indices.length), label), false, true);
     try {
-      const result = await request<{ count?: number } | null>({ type: 'export', format, indices: Array.from(indices), what });
+      const result = await request<Exported>({ type: 'export', format, indices: Array.from(indices), what, pageWidth: pageWidth() });
       const count = result && typeof result.count === 'number' ? result.count : indices.length;
-      this.toolbar.setStatus(l10n.t('Exported {0} as {1}.', rows(count), label), false);
+      this.toolbar.setStatus(exportedText(rows(count), label, result), false);
     } catch (err) {
       this.toolbar.setStatus(l10n.t('Export failed: {0}', (err as Error).message), true);
     }
@@ -158,8 +177,8 @@ export class Actions {
     }
     this.toolbar.setStatus(l10n.t('Exporting {0} as {1}…', plural(rows.length, l10n.t('group'), l10n.t('groups')), label), false, true);
     try {
-      await request<{ count?: number } | null>({ type: 'exportGroups', format, title: title.slice(0, 500), rows });
-      this.toolbar.setStatus(l10n.t('Exported {0} as {1}.', plural(rows.length, l10n.t('group'), l10n.t('groups')), label), false);
+      const result = await request<Exported>({ type: 'exportGroups', format, title: title.slice(0, 500), rows, pageWidth: pageWidth() });
+      this.toolbar.setStatus(exportedText(plural(rows.length, l10n.t('group'), l10n.t('groups')), label, result), false);
     } catch (err) {
       this.toolbar.setStatus(l10n.t('Export failed: {0}', (err as Error).message), true);
     }
@@ -171,8 +190,13 @@ export class Actions {
       return;
     }
     try {
-      await request<{ count?: number } | null>({ type: 'exportAdvice', format, title: title.slice(0, 2000), rows });
-      this.toolbar.setStatus(l10n.t('Exported the advice on {0} as {1}.', plural(rows.length, l10n.t('source'), l10n.t('sources')), format.toUpperCase()), false);
+      const result = await request<Exported>({ type: 'exportAdvice', format, title: title.slice(0, 2000), rows, pageWidth: pageWidth() });
+      const sources = plural(rows.length, l10n.t('source'), l10n.t('sources'));
+      const tab = tabOf(result);
+      this.toolbar.setStatus(
+        tab ? l10n.t('Exported the advice on {0} as {1} to the tab {2}, next to this one.', sources, format.toUpperCase(), tab) : l10n.t('Exported the advice on {0} as {1}.', sources, format.toUpperCase()),
+        false,
+      );
     } catch (err) {
       this.toolbar.setStatus(l10n.t('Export failed: {0}', (err as Error).message), true);
     }

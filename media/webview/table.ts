@@ -13,6 +13,7 @@ import { signatureText, type RowStore } from './data/store';
 import { badge, el, primaryModifier, toneText } from './dom';
 import { BADGE_COLUMNS, formatCount, formatDate, revealBidi } from './format';
 import { GridHeader } from './gridHeader';
+import { SidewaysScroll } from './sideways';
 import { valueHelp } from './valueHelp';
 import type { Modifiers } from './selection';
 
@@ -76,6 +77,7 @@ export class VirtualTable {
   private height = 0;
   /** The grid's scrollTop as of its last scroll event or our last write: reading the DOM's would force a layout. */
   private top = 0;
+  private readonly sideways = new SidewaysScroll(innerWidth);
 
   constructor(private readonly host: TableHost) {
     this.element = el('div', {
@@ -99,6 +101,7 @@ export class VirtualTable {
 
     this.element.addEventListener('scroll', () => {
       this.top = this.element.scrollTop;
+      this.sideways.scrolled(this.element.scrollLeft, innerWidth);
       this.render();
       this.host.onScroll();
     });
@@ -124,6 +127,11 @@ export class VirtualTable {
       if (box) this.height = box.height;
       this.render();
     }).observe(this.element);
+    // The panel wide again (an export beside it closed): back to where the rows were scrolled sideways at that width.
+    window.addEventListener('resize', () => {
+      const left = this.sideways.resized(innerWidth);
+      if (left !== undefined && left !== this.element.scrollLeft) this.element.scrollLeft = left;
+    });
   }
 
   private rowIndexAt(target: EventTarget | null): number {

@@ -8,8 +8,14 @@ import { COLUMNS, FACETS, TREND_SPLITS, type ColumnId, type FacetId, type TrendS
 import type { ColumnLayout, PanelIdentity, ViewState } from '../../src/shared/protocol';
 import { isFieldId } from './data/fields';
 
+/**
+ * How a table the user has not sorted is sorted: most emails first. In the order the server sent
+ * them, the first rows were often rows of one email (issue 43); the senders that matter come first.
+ */
+export const DEFAULT_SORT: Readonly<NonNullable<ViewState['sort']>> = { column: 'emails', descending: true };
+
 export function emptyViewState(): ViewState {
-  return { hiddenColumns: [], search: '', facets: {}, scrollTop: 0, groups: [], trendSplit: 'category', share: false, facetWeight: 'emails', detailOpen: true, facetsOpen: true, adviceOpen: true, trendOpen: true, compare: false };
+  return { hiddenColumns: [], sort: { ...DEFAULT_SORT }, search: '', facets: {}, scrollTop: 0, groups: [], trendSplit: 'category', share: false, facetWeight: 'emails', detailOpen: true, facetsOpen: true, adviceOpen: true, trendOpen: true, compare: false };
 }
 
 function isColumn(v: unknown): v is ColumnId {

@@ -25,7 +25,34 @@ export const TAB_MAX_CHARS = 48 * 1024 * 1024;
  */
 export const TAB_MAX_ROWS = 200_000;
 
-export type ExportOutcome = { kind: 'tab'; editor: vscode.TextEditor } | { kind: 'file'; uri: vscode.Uri } | { kind: 'cancelled' };
+/**
+ * The narrowest page (the panel's webview, CSS pixels) that an export opens beside: VS Code splits
+ * the panel's editor group in two, and the panel keeps about half. From 1,440 px that half is
+ * still 720 px or more, where a panel is not small (media/webview/viewState.ts SMALL_PANEL); at
+ * 1,100 px (a 1440 x 900 window with the sidebar open) the half was the ~520 px of issue 43.
+ */
+export const EXPORT_BESIDE_MIN_WIDTH = 1440;
+
+/**
+ * Where an export's tab opens: beside the panel, or as a tab of the panel's own group left in the
+ * background (see exportPlace).
+ */
+export type ExportPlace = { beside: true } | { beside: false; column: vscode.ViewColumn };
+
+/**
+ * Beside a wide panel; else a tab of the panel's own group, opened behind the panel. Not in front
+ * of it: the panel keeps no page while hidden (no retainContextWhenHidden: a hidden panel's rows
+ * and analysis would stay in memory, at a million rows hundreds of MB per panel), so VS Code
+ * would drop its page and build it again when it comes back (every row sent again, the selection
+ * gone). The page says where the tab is (its status line). Without a width (an older page): a tab.
+ */
+export function exportPlace(pageWidth: number | undefined, panelColumn: vscode.ViewColumn | undefined): ExportPlace {
+  if (pageWidth !== undefined && pageWidth >= EXPORT_BESIDE_MIN_WIDTH) return { beside: true };
+  return { beside: false, column: panelColumn ?? vscode.ViewColumn.Active };
+}
+
+/** A tab: its document; the editor when it shows (beside), none while it waits behind the panel. */
+export type ExportOutcome = { kind: 'tab'; document: vscode.TextDocument; editor: vscode.TextEditor | undefined } | { kind: 'file'; uri: vscode.Uri } | { kind: 'cancelled' };
 
 export interface ExportOptions {
   /** Override the limits above (tests). */
@@ -41,6 +68,8 @@ export interface ExportOptions {
   onShown?: (doc: vscode.TextDocument) => unknown;
   /** After each slice written to a file: rows done of total (tests). */
   onProgress?: (done: number, total: number) => void;
+  /** Where the tab opens (default: beside). */
+  place?: ExportPlace;
 }
 
 /**
@@ -65,25 +94,36 @@ export async function openExport(records: readonly DmarcRecord[], format: 'json'
     return saveToFile(() => fromArray(parts, opts.signal), records.length, format, name, opts);
   }
   perfMark('exportBuilt', { chars });
-  let editor: vscode.TextEditor;
+  let shown: Shown;
   try {
-    editor = await openText(parts.join(''), format, name, opts.editChars, opts.onShown);
+    shown = await openText(parts.join(''), format, name, opts);
   } catch (err) {
     if (err instanceof ExportClosed) return { kind: 'cancelled' };
     throw err;
   }
-  perfMark('exportShown', { rows: records.length, format, lines: editor.document.lineCount });
-  return { kind: 'tab', editor };
+  perfMark('exportShown', { rows: records.length, format, lines: shown.document.lineCount });
+  return { kind: 'tab', ...shown };
 }
 
 /** A grouped table (the panel's Groups) in a new untitled tab. */
-export async function openGroupsExport(title: string, rows: readonly GroupRow[], format: 'json' | 'csv', baseName: string): Promise<vscode.TextEditor> {
-  return openText(format === 'json' ? groupsToJson(title, rows) : groupsToCsv(rows), format, safeName(baseName));
+export async function openGroupsExport(title: string, rows: readonly GroupRow[], format: 'json' | 'csv', baseName: string, place?: ExportPlace): Promise<Shown> {
+  return openText(format === 'json' ? groupsToJson(title, rows) : groupsToCsv(rows), format, safeName(baseName), { place });
 }
 
 /** The panel's Advice list in a new untitled tab. */
-export async function openAdviceExport(title: string, rows: readonly AdviceRow[], format: 'json' | 'csv', baseName: string): Promise<vscode.TextEditor> {
-  return openText(format === 'json' ? adviceToJson(title, rows) : adviceToCsv(rows), format, safeName(baseName));
+export async function openAdviceExport(title: string, rows: readonly AdviceRow[], format: 'json' | 'csv', baseName: string, place?: ExportPlace): Promise<Shown> {
+  return openText(format === 'json' ? adviceToJson(title, rows) : adviceToCsv(rows), format, safeName(baseName), { place });
+}
+
+/** An export's tab: its document, and its editor when it shows. */
+export interface Shown {
+  document: vscode.TextDocument;
+  editor: vscode.TextEditor | undefined;
+}
+
+/** The name of an export's tab, as its tab shows it (`dmarc-acme-1.json`). */
+export function tabName(doc: vscode.TextDocument): string {
+  return doc.uri.path.split('/').pop() ?? doc.uri.path;
 }
 
 /** The Overview's rows, in the order shown, in a new untitled tab. */
@@ -196,9 +236,8 @@ export const TAB_FIRST_CHARS = 1 << 19;
  * text. The tab shows after the first piece; the rest is appended at the document's end, with
  * the window's progress indicator, and stops if the user closes the tab meanwhile.
  */
-async function openText(
-  text: string, format: 'json' | 'csv', safe: string, editChars = TAB_EDIT_CHARS, onShown?: (doc: vscode.TextDocument) => unknown,
-): Promise<vscode.TextEditor> {
+async function openText(text: string, format: 'json' | 'csv', safe: string, opts: Pick<ExportOptions, 'editChars' | 'onShown' | 'place'> = {}): Promise<Shown> {
+  const editChars = opts.editChars ?? TAB_EDIT_CHARS;
   const uri = vscode.Uri.from({ scheme: 'untitled', path: `${safe}-${++exportCount}.${format}` });
   let doc = await vscode.workspace.openTextDocument(uri);
   // Plain text while it fills: as JSON, VS Code's JSON language server read the growing document
@@ -208,10 +247,9 @@ async function openText(
   const firstEnd = (linePieces(text, Math.min(editChars, TAB_FIRST_CHARS)).next().value ?? '').length;
   // CSV gets CRLF line ends (RFC 4180) with its first edit, before any line shows.
   await append(doc, text.slice(0, firstEnd), format === 'csv');
-  const editor = await vscode.window.showTextDocument(doc, { preview: false, viewColumn: vscode.ViewColumn.Beside });
-  editor.selection = new vscode.Selection(0, 0, 0, 0);
+  const editor = await show(doc, opts.place ?? { beside: true });
   perfMark('exportFirstShown', { chars: firstEnd });
-  await onShown?.(doc);
+  await opts.onShown?.(doc);
   if (firstEnd < text.length) {
     const rest = text.slice(firstEnd);
     await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Filling the export tab') }, async (progress) => {
@@ -231,6 +269,21 @@ async function openText(
   const language = format === 'json' ? 'json' : (await vscode.languages.getLanguages()).includes('csv') ? 'csv' : 'plaintext';
   if (doc.languageId !== language) doc = await vscode.languages.setTextDocumentLanguage(doc, language);
   perfMark('exportLanguage');
+  return { document: doc, editor };
+}
+
+/**
+ * Shows the export's tab where `place` says, the keyboard left in the panel (the user goes on
+ * choosing rows there). Behind the panel through `vscode.open`, whose options take `background`
+ * (VS Code's own TextEditorOpenOptions; showTextDocument always brings its editor to the front).
+ */
+async function show(doc: vscode.TextDocument, place: ExportPlace): Promise<vscode.TextEditor | undefined> {
+  if (!place.beside) {
+    await vscode.commands.executeCommand('vscode.open', doc.uri, { viewColumn: place.column, preview: false, preserveFocus: true, background: true });
+    return undefined;
+  }
+  const editor = await vscode.window.showTextDocument(doc, { preview: false, viewColumn: vscode.ViewColumn.Beside, preserveFocus: true });
+  editor.selection = new vscode.Selection(0, 0, 0, 0);
   return editor;
 }
 

@@ -15,6 +15,7 @@ import { basename, join } from 'node:path';
 import type { DmarcRecord, FetchResult } from '../api/types';
 import { readAggregateReports } from './index';
 import { lowerBound } from '../records/rangeEntries';
+import { englishCount } from '../shared/englishCount';
 import type { ParsedCache } from './parsedCache';
 import type { AggregateReport, ImportError, ImportResult } from './types';
 
@@ -197,7 +198,7 @@ export class ReportLibrary {
     this.gen++;
     const errors = locations.reduce((n, l) => n + l.errors.length, 0);
     const stats: LoadStats = { files: jobs.length, fromCache, read: jobs.length - fromCache, reports, duplicates, rows, errors, ms: Date.now() - t0 };
-    log(`report files: ${stats.files} file(s) (${stats.fromCache} from the cache), ${reports} report(s), ${duplicates} duplicate(s) skipped, ${rows} row(s), ${errors} problem(s), ${stats.ms} ms`);
+    log(`report files: ${englishCount(stats.files, 'file')} (${stats.fromCache} from the cache), ${englishCount(reports, 'report')}, ${englishCount(duplicates, 'duplicate')} skipped, ${englishCount(rows, 'row')}, ${englishCount(errors, 'problem')}, ${stats.ms} ms`);
     return stats;
   }
 

@@ -12,7 +12,7 @@ import { publishedOf } from '../advice/health';
 import { markPairs, type SourceMark } from '../advice/marks';
 import type { SourceMarks } from '../tree/marks';
 import { adviceThresholds, onAdviceThresholdsChange } from '../tree/adviceSettings';
-import { openAdviceExport, openExport, openGroupsExport } from '../export/openExport';
+import { exportPlace, openAdviceExport, openExport, openGroupsExport, tabName, type Shown } from '../export/openExport';
 import { Commands } from '../commands';
 import { perfMark } from '../perf';
 import { RowSender } from './rowSender';
@@ -198,14 +198,14 @@ export class RecordsPanel implements vscode.Disposable {
         const rows = m.indices.map((i) => this.rows[i]).filter((r): r is DmarcRecord => r !== undefined);
         if (rows.length !== m.indices.length) throw new Error(vscode.l10n.t('Some rows to export do not exist.'));
         if (rows.length === 0) throw new Error(vscode.l10n.t('No rows to export: select rows first.'));
-        const outcome = await openExport(rows, m.format, `dmarc-${this.target.org.name ?? this.target.org.id}`);
+        const outcome = await openExport(rows, m.format, `dmarc-${this.target.org.name ?? this.target.org.id}`, { place: exportPlace(m.pageWidth, this.panel.viewColumn) });
         if (outcome.kind === 'cancelled') {
           this.deps.log.info(`export of ${englishCount(rows.length, `${m.what} row`)} as ${m.format.toUpperCase()} cancelled`);
           void this.post({ type: 'response', requestId: m.requestId, ok: false, error: vscode.l10n.t('The export was cancelled.') });
           return;
         }
         this.deps.log.info(`exported ${englishCount(rows.length, `${m.what} row`)} as ${m.format.toUpperCase()}${outcome.kind === 'file' ? ' to a file' : ''}`);
-        void this.post({ type: 'response', requestId: m.requestId, ok: true, result: { count: rows.length } });
+        void this.post({ type: 'response', requestId: m.requestId, ok: true, result: { count: rows.length, ...behind(outcome.kind === 'tab' ? outcome : undefined) } });
         return;
       }
       case 'selectionChanged':
@@ -218,16 +218,16 @@ export class RecordsPanel implements vscode.Disposable {
         return;
       case 'exportGroups': {
         if (m.rows.length === 0) throw new Error(vscode.l10n.t('No groups to export.'));
-        await openGroupsExport(m.title, m.rows, m.format, `dmarc-${this.target.org.name ?? this.target.org.id}-groups`);
+        const shown = await openGroupsExport(m.title, m.rows, m.format, `dmarc-${this.target.org.name ?? this.target.org.id}-groups`, exportPlace(m.pageWidth, this.panel.viewColumn));
         this.deps.log.info(`exported ${englishCount(m.rows.length, 'group')} as ${m.format.toUpperCase()}`);
-        void this.post({ type: 'response', requestId: m.requestId, ok: true, result: { count: m.rows.length } });
+        void this.post({ type: 'response', requestId: m.requestId, ok: true, result: { count: m.rows.length, ...behind(shown) } });
         return;
       }
       case 'exportAdvice': {
         if (m.rows.length === 0) throw new Error(vscode.l10n.t('No sources to export: every source is Compliant.'));
-        await openAdviceExport(m.title, m.rows, m.format, `dmarc-${this.target.org.name ?? this.target.org.id}-advice`);
+        const shown = await openAdviceExport(m.title, m.rows, m.format, `dmarc-${this.target.org.name ?? this.target.org.id}-advice`, exportPlace(m.pageWidth, this.panel.viewColumn));
         this.deps.log.info(`exported the advice on ${englishCount(m.rows.length, 'source')} as ${m.format.toUpperCase()}`);
-        void this.post({ type: 'response', requestId: m.requestId, ok: true, result: { count: m.rows.length } });
+        void this.post({ type: 'response', requestId: m.requestId, ok: true, result: { count: m.rows.length, ...behind(shown) } });
         return;
       }
       case 'copyText':
@@ -393,6 +393,11 @@ export class RecordsPanel implements vscode.Disposable {
     this.previous.dispose();
     for (const d of this.disposables) d.dispose();
   }
+}
+
+/** An export's tab that waits behind the panel: its name, for the page to say where it is. */
+function behind(shown: Shown | undefined): { tab?: string } {
+  return shown && !shown.editor ? { tab: tabName(shown.document) } : {};
 }
 
 export { escapeHtml };

@@ -164,6 +164,11 @@ export interface RowDetail {
 // ---- webview → host (validated) --------------------------------------------------------------
 
 const index = z.number().int().nonnegative().max(50_000_000);
+/**
+ * The page's width in CSS pixels (its innerWidth) when it asks for an export: a wide panel gets the
+ * export beside it, a narrower one a tab behind it (src/export/openExport.ts exportPlace).
+ */
+const pageWidth = z.number().finite().nonnegative().max(100_000).optional();
 
 export const webviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready') }),
@@ -188,6 +193,7 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
     indices: z.array(index).max(50_000_000),
     /** What the rows are, for the message shown: the selection, or all filtered rows. */
     what: z.enum(['selected', 'filtered']),
+    pageWidth,
   }),
   z.object({ type: z.literal('copyRow'), requestId: z.number().int(), index }),
   z.object({ type: z.literal('selectionChanged'), count: z.number().int().nonnegative() }),
@@ -200,6 +206,7 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
     /** What was grouped, for the file: `Source → IP address`. */
     title: z.string().max(500),
     rows: z.array(groupExportRowSchema).max(1_000_000),
+    pageWidth,
   }),
   z.object({
     type: z.literal('exportAdvice'),
@@ -208,6 +215,7 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
     /** What the advice is of, for the file: the readiness step. */
     title: z.string().max(2_000),
     rows: z.array(adviceExportRowSchema).max(10_000),
+    pageWidth,
   }),
   /** Text the user asked to copy (the Advice's fix of a source). */
   z.object({ type: z.literal('copyText'), requestId: z.number().int(), text: z.string().min(1).max(20_000) }),

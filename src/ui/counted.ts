@@ -19,7 +19,4 @@ export function problemsText(n: number): string {
   return n === 1 ? vscode.l10n.t('1 problem') : vscode.l10n.t('{0} problems', n);
 }
 
-/** "1 row", "12 rows" in an English log line. */
-export function englishCount(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
-}
+export { englishCount } from '../shared/englishCount';

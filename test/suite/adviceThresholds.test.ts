@@ -67,12 +67,18 @@ describe('the records panel and the advice settings (extension host)', function 
     assert.equal(await vscode.env.clipboard.readText(), 'Signed by `d=esp.example` only: set up DKIM for `acme.com`.');
     assert.ok(posted.some((m) => m.type === 'response' && (m as unknown as { requestId: number; ok: boolean }).requestId === 71 && (m as unknown as { ok: boolean }).ok));
     const row = { source: 'ESP', verdict: 'Needs fixing', reasons: 'Signed only by another domain', emails: 10, failingEmails: 7, quarantinedOrRejected: 2, dmarcPass: 0.3, fix: '=HYPERLINK("x")' };
+    // No page width in these messages: each export waits in a tab behind the panel (issue 43), the
+    // one the answer names.
+    const exported = (requestId: number): vscode.TextDocument => {
+      const answer = posted.find((m) => m.type === 'response' && (m as unknown as { requestId: number }).requestId === requestId) as unknown as { result: { tab: string } };
+      return vscode.workspace.textDocuments.find((d) => d.isUntitled && d.uri.path === answer.result.tab)!;
+    };
     await panel.handleMessage({ type: 'exportAdvice', requestId: 72, format: 'json', title: 'Fix 1 source first', rows: [row] });
-    const doc = vscode.window.activeTextEditor?.document;
-    assert.equal(doc?.languageId, 'json');
-    assert.deepEqual(JSON.parse(doc!.getText()), { advice: 'Fix 1 source first', sources: [row] });
+    const doc = exported(72);
+    assert.equal(doc.languageId, 'json');
+    assert.deepEqual(JSON.parse(doc.getText()), { advice: 'Fix 1 source first', sources: [row] });
     await panel.handleMessage({ type: 'exportAdvice', requestId: 73, format: 'csv', title: 't', rows: [row] });
-    const csv = vscode.window.activeTextEditor!.document.getText();
+    const csv = exported(73).getText();
     assert.equal(csv, 'Source,Verdict,Reasons,Emails,Failing emails,Quarantined or rejected,DMARC pass,Fix\r\nESP,Needs fixing,Signed only by another domain,10,7,2,0.3,"\'=HYPERLINK(""x"")"\r\n');
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });

@@ -34,16 +34,16 @@ describe('exports (extension host): editor tabs filled in pieces, large exports 
     const records = Array.from({ length: Math.ceil((3 * TAB_FIRST_CHARS) / 400) }, (_, i) => rows[i % rows.length]!);
     const expected = toJson(records);
     assert.ok(expected.length > 2 * TAB_FIRST_CHARS, `${expected.length} characters`);
-    let atShown: { chars: number; active: boolean; language: string } | undefined;
+    let atShown: { chars: number; visible: boolean; language: string } | undefined;
     const outcome = await openExport(records, 'json', 'first-piece', {
       onShown: (doc) => {
-        atShown = { chars: doc.getText().length, active: vscode.window.activeTextEditor?.document === doc, language: doc.languageId };
+        atShown = { chars: doc.getText().length, visible: vscode.window.visibleTextEditors.some((e) => e.document === doc), language: doc.languageId };
       },
     });
     assert.equal(outcome.kind, 'tab');
-    const doc = (outcome as { editor: vscode.TextEditor }).editor.document;
+    const doc = (outcome as { document: vscode.TextDocument }).document;
     assert.ok(atShown, 'shown before the fill ended');
-    assert.ok(atShown.active, 'the export is the active editor when it shows');
+    assert.ok(atShown.visible, 'the export is in sight when it shows (beside: the keyboard stays where it was)');
     assert.ok(atShown.chars > 0 && atShown.chars < expected.length / 2, `shown with ${atShown.chars} of ${expected.length} characters`);
     assert.equal(expected.slice(0, atShown.chars).at(-1), '\n', 'the first piece ends at a line end');
     assert.equal(atShown.language, 'plaintext', 'plain text while it fills');
@@ -80,7 +80,7 @@ describe('exports (extension host): editor tabs filled in pieces, large exports 
       },
     });
     assert.equal(outcome.kind, 'tab');
-    const doc = (outcome as { editor: vscode.TextEditor }).editor.document;
+    const doc = (outcome as { document: vscode.TextDocument }).document;
     assert.equal(doc.getText(), `// typed\n${toJson(records)}`);
     await closeUntitled(doc);
   });
@@ -91,7 +91,7 @@ describe('exports (extension host): editor tabs filled in pieces, large exports 
       // Pieces of about 700 characters: several rows each, one CRLF-ended CSV line split nowhere.
       const outcome = await openExport(records, format, 'pieces', { editChars: 700 });
       assert.equal(outcome.kind, 'tab');
-      const doc = (outcome as { editor: vscode.TextEditor }).editor.document;
+      const doc = (outcome as { document: vscode.TextDocument }).document;
       const expected = format === 'json' ? toJson(records) : toCsv(records);
       assert.ok(expected.length > 5 * 700, 'the text spans several pieces');
       assert.equal(doc.getText(), expected);

@@ -8,7 +8,7 @@ import { normaliseRow } from '../../src/api/schema';
 import type { DmarcRecord } from '../../src/api/types';
 import { presetRange } from '../../src/records/dateInput';
 import { startApiServer, type ApiServer } from '../server/server';
-import { activeEditorText, addAccount, choose, closeAllEditors, cspViolations, findWebviewFrame, openDmarcView, openWorkbench, runCommand, waitForPanelReady, type Workbench } from './harness';
+import { addAccount, choose, closeAllEditors, closeExport, cspViolations, findWebviewFrame, openDmarcView, openWorkbench, runCommand, tabText, waitForPanelReady, type Workbench } from './harness';
 
 const KEY = 'ui-advice-key-41a7';
 /** The demo's organization whose Mailchimp mail is rejected: legitimate mail lost, a source to fix. */
@@ -107,8 +107,14 @@ describe('the Advice region in the browser: readiness, sources to fix, keyboard,
     await frame.locator('[data-testid="export-status"]', { hasText: 'Fix text copied.' }).waitFor({ state: 'visible' });
     assert.equal(await wb.page.evaluate(() => navigator.clipboard.readText()), expected[0]!.fix);
     await frame.locator('[data-testid="advice-export-json"]').click();
-    const json = JSON.parse(await activeEditorText(wb.page)) as { advice: string; sources: { source: string; fix: string; emails: number }[] };
+    // This panel is narrower than 1,440 px: the export waits in a tab behind it, and the page says which.
+    await frame.locator('[data-testid="export-status"]', { hasText: /^Exported the advice on \d+ sources? as JSON to the tab dmarc-Wayne-advice-\d+\.json, next to this one\.$/ }).waitFor();
+    // Read in front of the panel, whose page goes meanwhile: what it saw is checked first.
+    assert.deepEqual(await cspViolations(frame), [], 'CSP violations in the panel');
+    const json = JSON.parse(await tabText(wb.page, /dmarc-Wayne-advice-\d+\.json/)) as { advice: string; sources: { source: string; fix: string; emails: number }[] };
     assert.deepEqual(json.sources.map((s) => [s.source, s.emails, s.fix]), expected.map((s) => [s.source, s.emails, s.fix]));
+    // Back to the panel: its page built again as it was.
+    frame = await closeExport(wb.page);
   });
 
   it('collapses and opens again from its header, and says so to screen readers', async () => {

@@ -220,17 +220,23 @@ export async function closeAllEditors(page: Page): Promise<void> {
 }
 
 /**
- * The text of the tab named like `name` (an export a panel opened beside itself), with its group
- * made the active one (what the test does next, such as Revert and Close Editor, acts on it). The
- * panel's webview, which had the keyboard when the export was asked for, can keep its own group
- * the active one after the export's editor opened, even after a click in that editor (1 run in 3
- * here, in more than one test); the group's number key (Ctrl+2: Focus Second Editor Group) then
- * makes the export's group active. Not a click on the tab: in one test that left the panel's
- * webview gone.
+ * The text of the tab named like `name` (an export), with its group made the active one (what the
+ * test does next, such as Revert and Close Editor, acts on it). A panel narrower than 1,440 px
+ * opens its export as a tab of its own group behind it (src/export/openExport.ts exportPlace):
+ * that tab is brought forward as a user does, by a click on it (the panel's page goes then, and
+ * is built again when the panel comes back: closeExport). A wider panel opens it beside itself.
+ * The panel's webview, which had the keyboard when the export was asked for, can keep its own
+ * group the active one after the export's editor opened there, even after a click in that editor
+ * (1 run in 3 here, in more than one test); the group's number key (Ctrl+2: Focus Second Editor
+ * Group) then makes the export's group active.
  */
 export async function tabText(page: Page, name: RegExp): Promise<string> {
   const tab = page.locator('.tab', { hasText: name }).first();
   await tab.waitFor({ state: 'visible', timeout: 30_000 });
+  if (!(await tab.evaluate((t) => t.classList.contains('active')))) {
+    await tab.click();
+    await page.locator('.tab.active', { hasText: name }).first().waitFor({ timeout: 30_000 });
+  }
   const group = page.locator('.editor-group-container', { has: page.locator('.tab.active', { hasText: name }) }).first();
   const number = 1 + (await page.locator('.editor-group-container').evaluateAll((groups, re) => {
     const test = new RegExp(re.source, re.flags);
@@ -242,6 +248,16 @@ export async function tabText(page: Page, name: RegExp): Promise<string> {
     await page.waitForTimeout(300);
   }
   return activeEditorText(page);
+}
+
+/**
+ * Closes the active editor (an export read with tabText) without saving, and returns the records
+ * panel's frame once it is ready: the same one when the export was beside the panel, a new one
+ * when it was in front of it (VS Code builds a hidden panel's page again when it comes back).
+ */
+export async function closeExport(page: Page): Promise<Frame> {
+  await runCommand(page, 'View: Revert and Close Editor');
+  return findReadyPanel(page);
 }
 
 /** The text of the active editor, read through the clipboard (Monaco renders only visible lines). */

@@ -2,7 +2,7 @@
 import { strict as assert } from 'node:assert';
 import type { Frame } from 'playwright-core';
 import { startApiServer, type ApiServer } from '../server/server';
-import { addAccount, choose, closeAllEditors, cspViolations, findWebviewFrame, openDmarcView, openWorkbench, runCommand, waitForPanelReady, type Workbench } from './harness';
+import { addAccount, choose, closeAllEditors, closeExport, cspViolations, findWebviewFrame, openDmarcView, openWorkbench, runCommand, tabText, waitForPanelReady, type Workbench } from './harness';
 
 const KEY = 'ui-new-user-key-43c1';
 const ORG = 'acme';
@@ -36,6 +36,22 @@ describe('what a new user tripped on, round 2, in the browser (Light+ theme)', (
   after(async () => {
     await wb?.close();
     await server?.close();
+  });
+
+  it('(13) the table opens sorted by Emails, biggest first: its first rows are the range\u2019s biggest', async () => {
+    const header = frame.locator('.header-cell[data-column="emails"]');
+    assert.equal(await header.getAttribute('aria-sort'), 'descending');
+    // The range's rows as the server sends them (Last 30 days: today and the 29 days before, UTC).
+    const now = new Date();
+    const url = new URL('/api/public/dmarc-records', server.url);
+    url.searchParams.set('organizationId', ORG);
+    url.searchParams.set('startDate', new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - 29)).toISOString());
+    url.searchParams.set('endDate', new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1) - 1).toISOString());
+    const sent = ((await (await fetch(url, { headers: { Authorization: `Bearer ${KEY}` } })).json()) as { dmarcRecords: { emails: number }[] }).dmarcRecords.map((r) => r.emails);
+    assert.ok(sent.some((e, k) => k > 0 && e > sent[k - 1]!), 'the server sends rows in another order than by emails');
+    const shown = (await frame.locator('.row:visible [data-column="emails"]').allInnerTexts()).map((t) => Number(t.replace(/\D/g, '')));
+    assert.ok(shown.length >= 8, `rows shown: ${shown.length}`);
+    assert.deepEqual(shown, [...sent].sort((a, b) => b - a).slice(0, shown.length));
   });
 
   it('(11) a facet\u2019s filter box and the search box have a visible border in a theme without an input border', async () => {
@@ -133,6 +149,48 @@ describe('what a new user tripped on, round 2: a small window (1024 × 700, side
     assert.deepEqual(await cspViolations(next), []);
     // Closed again, so other tests' panels start as they did.
     await next.locator('[data-testid="trend-toggle"]').click();
+  });
+
+  it('(5) an export of a panel narrower than 1,440 px waits in a tab behind it: no group beside it, the panel in front as it was', async () => {
+    const f = await open('Last 7 days');
+    await f.locator('.row:visible').first().click();
+    await f.locator('[data-testid="export-json"]').click();
+    await f.locator('[data-testid="export-status"]', { hasText: /^Exported 1 selected row as JSON to the tab dmarc-Acme-\d+\.json, next to this one\.$/ }).waitFor();
+    assert.equal(await wb.page.locator('.editor-group-container').count(), 1, 'no group beside the panel');
+    assert.equal(await wb.page.locator('.tab.active', { hasText: /dmarc-Acme-\d+\.json/ }).count(), 0, 'the export is not in front');
+    assert.ok(!f.isDetached(), 'the panel kept its page');
+    assert.ok((await rowsInSight(f)) >= 8, 'the panel in front, as it was');
+    assert.equal(JSON.parse(await tabText(wb.page, /dmarc-Acme-\d+\.json/)).length, 1);
+    assert.ok((await rowsInSight(await closeExport(wb.page))) >= 8, 'the panel back once the export is closed');
+  });
+
+  it('(5) beside a panel of 1,440 px or more; when the export closes, the table is back as it was, its first columns in sight', async () => {
+    await wb.page.setViewportSize({ width: 1920, height: 1000 });
+    try {
+      const f = await open('Last 7 days');
+      const width = await f.evaluate(() => innerWidth);
+      assert.ok(width >= 1440, `the panel is ${width} px wide`);
+      await f.locator('.row:visible').first().click();
+      await f.locator('[data-testid="export-json"]').click();
+      await f.waitForFunction((w) => innerWidth < w * 0.6, width, { timeout: 30_000 });
+      assert.equal(await wb.page.locator('.editor-group-container').count(), 2, 'a group beside the panel');
+      // Squeezed, the user scrolls the table sideways to the columns that went out of sight.
+      await f.locator('[data-testid="grid"]').evaluate((g) => (g.scrollLeft = 600));
+      assert.ok((await f.locator('[data-testid="grid"]').evaluate((g) => g.scrollLeft)) > 0);
+      assert.equal(JSON.parse(await tabText(wb.page, /dmarc-Acme-\d+\.json/)).length, 1);
+      const back = await closeExport(wb.page);
+      assert.equal(back, f, 'the same page: it stayed in sight');
+      await back.waitForFunction((w) => innerWidth === w, width);
+      await back.waitForFunction(() => document.querySelector('[data-testid="grid"]')!.scrollLeft === 0, undefined, { timeout: 5_000 });
+      const first = await back.evaluate(() => {
+        const g = document.querySelector('[data-testid="grid"]')!.getBoundingClientRect();
+        return document.elementFromPoint(g.left + 10, g.top + 10)?.closest('[data-column]')?.getAttribute('data-column');
+      });
+      assert.equal(first, 'source', 'the first column in sight again');
+    } finally {
+      await closeAllEditors(wb.page);
+      await wb.page.setViewportSize({ width: 1024, height: 700 });
+    }
   });
 
   it('(4) a rate in the Groups table is never cut: each number fits its cell', async () => {

@@ -48,10 +48,20 @@ describe('import: the report library’s index and load, exactly', () => {
     const { ms, ...rest } = stats;
     assert.deepEqual(rest, { files: 4, fromCache: 0, read: 4, reports: 4, duplicates: 0, rows: 5, errors: 0 });
     assert.ok(ms >= 0 && ms < 60_000, `${ms} ms`);
-    assert.deepEqual(lines, [`report files: 4 file(s) (0 from the cache), 4 report(s), 0 duplicate(s) skipped, 5 row(s), 0 problem(s), ${ms} ms`]);
+    assert.deepEqual(lines, [`report files: 4 files (0 from the cache), 4 reports, 0 duplicates skipped, 5 rows, 0 problems, ${ms} ms`]);
     assert.equal(lib.generation, 1);
     await lib.load([dir]);
     assert.equal(lib.generation, 2);
+  });
+
+  it('the log line counts in words, singular for one: never "file(s)" or "report(s)" (issue 43)', async () => {
+    // Two files with the same report (one is a duplicate) and one that is no report (a problem).
+    writeFileSync(join(dir, 'a.xml'), report('example.com', 'same', 1, [4]));
+    writeFileSync(join(dir, 'b.xml'), report('example.com', 'same', 1, [4]));
+    writeFileSync(join(dir, 'c.xml'), '<feedback><report_metadata>');
+    const lines: string[] = [];
+    const stats = await new ReportLibrary({ log: (l) => lines.push(l) }).load([dir]);
+    assert.deepEqual(lines, [`report files: 3 files (0 from the cache), 1 report, 1 duplicate skipped, 1 row, 1 problem, ${stats.ms} ms`]);
   });
 
   it('a domain’s rows for a range: by date, both ends inclusive', async () => {

@@ -3,7 +3,8 @@ import { tokenizeJson } from '../../media/webview/jsonTokens';
 import { emptyViewState, readSavedState, sameIdentity, sanitizeViewState } from '../../media/webview/viewState';
 import { dkimText, revealBidi, toneOf, valueLabel } from '../../media/webview/format';
 import { MAX_SPACER, ROW_HEIGHT, scrollGeometry } from '../../media/webview/table';
-import { viewStateSchema } from '../../src/shared/protocol';
+import { SidewaysScroll } from '../../media/webview/sideways';
+import { viewStateSchema, webviewMessageSchema } from '../../src/shared/protocol';
 
 describe('webview JSON tokens', () => {
   it('splits pretty JSON into keys, strings, numbers, booleans, null and punctuation, losing nothing', () => {
@@ -126,5 +127,48 @@ describe('webview scroll geometry', () => {
     const maxScroll = MAX_SPACER - viewport;
     assert.equal(Math.round(g.toVirtual(maxScroll)), rows * ROW_HEIGHT - viewport, 'the bottom reaches the last row');
     assert.ok(Math.abs(g.toScroll(g.toVirtual(12345)) - 12345) < 1e-6);
+  });
+});
+
+describe('webview sideways scroll across a squeeze of the page (issue 43)', () => {
+  it('scrolls made while the page was narrower are undone when it is as wide again; those at full width are kept', () => {
+    const s = new SidewaysScroll(1092);
+    s.scrolled(0, 1092);
+    // An export beside the panel: half the width. The user scrolls to the columns that went out of sight.
+    assert.equal(s.resized(546), undefined, 'narrower: left as it is');
+    s.scrolled(480, 546);
+    assert.equal(s.resized(800), undefined, 'wider, not yet as wide');
+    // The export closed: the first columns in sight again.
+    assert.equal(s.resized(1092), 0);
+    // At full width the user's own scroll is the one kept, also past a pane opened or closed (no page edge moves).
+    s.scrolled(300, 1092);
+    assert.equal(s.resized(1092), 300);
+    s.resized(700);
+    s.scrolled(900, 700);
+    assert.equal(s.resized(1400), 300, 'a wider page still comes back to it');
+    s.scrolled(120, 1400);
+    assert.equal(s.resized(1400), 120);
+  });
+
+  it('a page that starts narrow keeps the user\u2019s scroll when it grows', () => {
+    const s = new SidewaysScroll(500);
+    s.scrolled(250, 500);
+    assert.equal(s.resized(1000), 250);
+  });
+});
+
+describe('the export messages\u2019 page width (issue 43: beside a wide panel only)', () => {
+  it('is optional, and else a number of CSS pixels from 0 to 100,000', () => {
+    const messages = [
+      { type: 'export', requestId: 1, format: 'json', indices: [0], what: 'selected' },
+      { type: 'exportGroups', requestId: 2, format: 'csv', title: 'Source', rows: [] },
+      { type: 'exportAdvice', requestId: 3, format: 'json', title: 'Ready', rows: [] },
+    ];
+    for (const m of messages) {
+      const ok = (pageWidth: unknown) => webviewMessageSchema.safeParse({ ...m, pageWidth }).success;
+      assert.ok(webviewMessageSchema.safeParse(m).success, `${m.type} without a width`);
+      for (const w of [0, 1092, 1440.5, 100_000]) assert.ok(ok(w), `${m.type} ${w}`);
+      for (const w of [-1, 100_001, Number.NaN, Number.POSITIVE_INFINITY, '1600', null, [1600]]) assert.ok(!ok(w), `${m.type} ${String(w)}`);
+    }
   });
 });

@@ -27,11 +27,13 @@ describe('webview view state: each field at its bounds', () => {
     for (const focused of [50_000_001, -1, 2.5, '3']) assert.equal(only({ focused }).focused, undefined, String(focused));
   });
 
-  it('a sort needs a known column and a boolean direction', () => {
+  it('a sort needs a known column and a boolean direction; else the default, most emails first', () => {
     assert.deepEqual(only({ sort: { column: 'emails', descending: false } }).sort, { column: 'emails', descending: false });
-    assert.equal(only({ sort: { column: 'emails', descending: 'yes' } }).sort, undefined);
-    assert.equal(only({ sort: { column: 'bogus', descending: true } }).sort, undefined);
-    assert.equal(only({ sort: 'emails' }).sort, undefined);
+    assert.deepEqual(only({ sort: { column: 'date', descending: true } }).sort, { column: 'date', descending: true });
+    const emailsFirst = { column: 'emails', descending: true };
+    assert.deepEqual(only({ sort: { column: 'date', descending: 'yes' } }).sort, emailsFirst);
+    assert.deepEqual(only({ sort: { column: 'bogus', descending: false } }).sort, emailsFirst);
+    assert.deepEqual(only({ sort: 'date' }).sort, emailsFirst);
   });
 
   it('days: finite bounds, start not after end', () => {
@@ -116,6 +118,17 @@ describe('webview view state transitions', () => {
     assert.equal(startingView(undefined, { identity, initialSearch: 'google' }).search, 'google');
     assert.equal(startingView(undefined, { identity, initialSearch: 'x'.repeat(5000) }).search.length, 1000);
     assert.deepStrictEqual(startingView(null, { identity }), emptyViewState());
+  });
+
+  it('a new panel opens sorted by Emails, biggest first; the user\u2019s own sort, kept or sent by the host, stays (issue 43)', () => {
+    const emailsFirst = { column: 'emails', descending: true };
+    assert.deepEqual(startingView(undefined, { identity }).sort, emailsFirst);
+    assert.deepEqual(startingView(undefined, { identity, initialSearch: 'google', initialClasses: ['forwarded'] }).sort, emailsFirst);
+    const byDate = { column: 'date', descending: false };
+    assert.deepEqual(startingView({ identity, view: { search: '', sort: byDate } }, { identity }).sort, byDate);
+    assert.deepEqual(startingView(undefined, { identity, state: { search: '', sort: { column: 'source', descending: true } } }).sort, { column: 'source', descending: true });
+    // A state saved before there was a default (no sort of the user's): Emails too.
+    assert.deepEqual(startingView({ identity, view: { search: 'kept' } }, { identity }).sort, emailsFirst);
   });
 
   it('a panel opened from a Health source starts filtered to its classes (labels, as the rows carry them); anything else is dropped', () => {

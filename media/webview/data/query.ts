@@ -9,27 +9,22 @@ import { FACETS, type ColumnId, type FacetId } from '../../../src/shared/columns
 import { countRows, extendCounts, recountField, type FacetCounts } from './facetCounts';
 import { facetOptions } from './facetOptions';
 import type { FieldIndex } from './fieldTypes';
-import { Fields, type FieldId } from './fields';
+import { Fields } from './fields';
 import { ColumnRanks } from './ranker';
 import { sortByRank, type Ranks, type SortSpec } from './ranks';
 import { concat, orderByRank, rowsOf } from './rowSets';
 import { RowOrderView } from './rowOrderView';
 import { RowStore } from './store';
+import { allows, groupMask, type GroupFilter } from './rowFilters';
 import { summarize } from './summary';
 import { lazyView, rowsOfView, type View } from './view';
 
-export type { View };
+export type { View, GroupFilter };
 
 const IN_TREND = 1;
 const VISIBLE = 2;
 
 export type { SortSpec };
-
-/** A filter to one value of a field: a group chosen in the groups table. */
-export interface GroupFilter {
-  field: FieldId;
-  key: string;
-}
 
 export interface Query {
   search: string;
@@ -50,12 +45,6 @@ interface ActiveFacet {
   f: number;
   field: FieldIndex;
   allowed: Uint8Array;
-}
-
-function allows(field: FieldIndex, allowed: Uint8Array, i: number): boolean {
-  if (field.kind === 'single') return allowed[field.codes[i]!] === 1;
-  for (let j = field.start[i]!, e = field.start[i + 1]!; j < e; j++) if (allowed[field.codes[j]!]) return true;
-  return false;
 }
 
 export class RecordsModel {
@@ -213,21 +202,6 @@ export class RecordsModel {
     return (this.allCounts = c);
   }
 
-  /** Rows (1) that have every group filter's value; undefined without group filters. */
-  private groupMask(groups: readonly GroupFilter[] | undefined): Uint8Array | undefined {
-    if (!groups || groups.length === 0) return undefined;
-    const n = this.store.length;
-    const mask = new Uint8Array(n).fill(1);
-    for (const g of groups) {
-      const field = this.fields.get(g.field);
-      const code = this.fields.find(g.field, g.key);
-      const allowed = new Uint8Array(field.dict.length);
-      if (code !== undefined) allowed[code] = 1;
-      for (let i = 0; i < n; i++) if (mask[i] && !allows(field, allowed, i)) mask[i] = 0;
-    }
-    return mask;
-  }
-
   /**
    * The same rows in another order: a sort changes no count, so facets, summary and trend rows
    * are kept. Undefined when rows were added since `view` was computed.
@@ -267,15 +241,9 @@ export class RecordsModel {
     const n = s.length;
     let t0 = performance.now();
     const found = this.searchMask(query.search);
-    const gmask = this.groupMask(query.groups);
+    const gmask = groupMask(this.fields, n, query.groups);
     const nothingElse = !gmask && !query.days && !FACETS.some((id) => query.facets[id]?.length);
-    if (!query.sort && (!found || found.rows.length === n) && nothingElse) {
-      this.timings.sortMs = 0;
-      const fields = FACETS.map((f) => this.fields.get(f));
-      const view = this.rowOrder.view(s, fields, this.everyRow(fields));
-      this.unfilteredViews.add(view);
-      return this.timed(t0, view);
-    }
+    if ((!found || found.rows.length === n) && nothingElse) return this.everyRowView(t0, query.sort);
     const ts = performance.now();
     const order = this.sortedOrder(query.sort);
     t0 += performance.now() - ts; // the filter's time, without the sort's
@@ -377,6 +345,32 @@ export class RecordsModel {
       this.everyView = { version: s.version, order, view };
       this.unfilteredViews.add(view);
     }
+    return this.timed(t0, view);
+  }
+
+  /**
+   * Every row, nothing filtered: the row-order view (extended as rows come, its summary and facet
+   * counts too), in the sort's order when there is one. The table opens sorted by Emails
+   * (viewState.ts DEFAULT_SORT), so this is the view while rows stream in: a ranking and a counting
+   * sort per update, not a pass over every row's filters, positions and summary.
+   */
+  private everyRowView(t0: number, sort: SortSpec | undefined): View {
+    const s = this.store;
+    const fields = FACETS.map((f) => this.fields.get(f));
+    const rows = this.rowOrder.view(s, fields, this.everyRow(fields));
+    this.unfilteredViews.add(rows);
+    if (!sort) {
+      this.timings.sortMs = 0;
+      return this.timed(t0, rows);
+    }
+    const ts = performance.now();
+    const order = this.sortedOrder(sort);
+    t0 += performance.now() - ts;
+    const ev = this.everyView;
+    if (ev && ev.version === s.version && ev.order === order) return this.timed(t0, ev.view);
+    const view = lazyView(order, s.length, rows.trendRows, rows.facets, rows.summary);
+    this.unfilteredViews.add(view);
+    this.everyView = { version: s.version, order, view };
     return this.timed(t0, view);
   }
 
