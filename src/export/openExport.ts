@@ -128,9 +128,9 @@ export function tabName(doc: vscode.TextDocument): string {
 
 /** The Overview's rows, in the order shown, in a new untitled tab. */
 export async function openOverviewExport(
-  title: string, period: Parameters<typeof overviewToJson>[1], rows: readonly OverviewRow[], format: 'json' | 'csv', baseName: string,
-): Promise<vscode.TextEditor> {
-  return openText(format === 'json' ? overviewToJson(title, period, rows) : overviewToCsv(rows), format, safeName(baseName));
+  title: string, period: Parameters<typeof overviewToJson>[1], rows: readonly OverviewRow[], format: 'json' | 'csv', baseName: string, place?: ExportPlace,
+): Promise<Shown> {
+  return openText(format === 'json' ? overviewToJson(title, period, rows) : overviewToCsv(rows), format, safeName(baseName), { place });
 }
 
 function safeName(baseName: string): string {
