@@ -60,8 +60,11 @@ describe('behaviours: settings, several accounts, restore, reported rows, hostil
   });
 
   it('with several accounts the tree starts at the accounts, each with its organizations; Fetch Records asks for the organization among all', async () => {
-    const roots = await children();
-    assert.deepEqual(roots.map((n) => n.kind), ['account', 'account']);
+    const all = await children();
+    // Three organizations: the Overview's item comes first, then the accounts.
+    assert.deepEqual(all.map((n) => n.kind), ['overviewLink', 'account', 'account']);
+    assert.equal(api.tree.getTreeItem(all[0]!).label, 'Overview of All Organizations');
+    const roots = all.slice(1);
     assert.deepEqual(roots.map((n) => api.tree.getTreeItem(n).label), ['Alpha', 'Beta']);
     assert.deepEqual((await children(roots[0])).map((n) => api.tree.getTreeItem(n).label), ['Alpha One', 'org-a2']);
     assert.deepEqual((await children(roots[1])).map((n) => api.tree.getTreeItem(n).label), ['Beta One']);
@@ -70,7 +73,7 @@ describe('behaviours: settings, several accounts, restore, reported rows, hostil
   });
 
   it('dmarc.tree.months and monthChildren reach the tree, clamped to 1–60 months', async () => {
-    const org = (await children((await children())[0]))[0]!;
+    const org = (await children((await children()).find((n) => n.kind === 'account')))[0]!;
     const months = async () => (await children(org)).filter((n) => n.kind === 'bucket' && n.bucket.kind === 'month') as NodeOf<'bucket'>[];
     for (const [value, expected] of [[3, 3], [0, 1], [-5, 1], [100, 60], [2.7, 2]] as const) {
       await config().update('tree.months', value, vscode.ConfigurationTarget.Global);
