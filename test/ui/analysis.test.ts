@@ -190,13 +190,16 @@ describe('records panel analysis in the browser: trend, groups, DKIM fields, lay
     assert.deepEqual(level0.map((g) => [g.group, g.rows, g.emails]), [[top[0], top[1].length, emails]], 'the filtered table: one source');
     assert.equal(exported.groups.filter((g) => g.subgroup !== undefined).reduce((s, g) => s + g.emails, 0), emails, 'its IPs add up');
     // The export was read in front of the panel (narrower than 1,440 px: its tab waited behind it),
-    // whose page is built again when it comes back, with its group-by and group filter.
+    // whose page is built again when it comes back, with its group-by and group filter (a frame
+    // known from then on: a panel opened later is looked for among the others).
     frame = await closeExport(wb.page);
+    frames.add(frame);
     await frame.locator('[data-testid="groups-export-csv"]').click();
     const csv = (await tabText(wb.page, /dmarc-Analysis-Org-groups-\d+\.csv/)).split(/\r?\n/).filter(Boolean);
     assert.equal(csv[0], 'Group,Subgroup,Rows,Emails,Share,DMARC pass,Aligned SPF,Aligned DKIM,Verdict,Delivered,Quarantined,Rejected,First,Last');
     assert.equal(csv.length, exported.groups.length + 1, 'one line per group and subgroup');
     frame = await closeExport(wb.page);
+    frames.add(frame);
 
     await frame.locator('[data-testid="chip-group-0-remove"]').click();
     await frame.locator('[data-testid="chip-group-0"]').waitFor({ state: 'detached' });
