@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { accept, answer, closeAllEditors, closeExport, cspViolations, findWebviewFrame, openDmarcView, tabText, waitForPanelReady } from './harness';
 
 interface Harness {
@@ -71,9 +71,15 @@ describe('npm run demo, end to end in the browser', () => {
   let editorPort: number;
   let apiPort: number;
 
-  async function shot(name: string, clip?: { x: number; y: number; width: number; height: number }): Promise<void> {
+  /**
+   * A screenshot of the page, of a part of it (`clip`) or of one element (a Locator, in the page or
+   * in the panel's webview): the README's pictures are of the region their caption is about, which
+   * keeps them legible and the .vsix that ships them small.
+   */
+  async function shot(name: string, region?: { x: number; y: number; width: number; height: number } | Locator): Promise<void> {
     const file = join(h().screenshots, `demo-${name}.png`);
-    await page.screenshot({ path: file, ...(clip ? { clip } : {}) });
+    if (region && 'screenshot' in region) await region.screenshot({ path: file });
+    else await page.screenshot({ path: file, ...(region ? { clip: region } : {}) });
     // The README shows these; DMARC_README_SCREENSHOTS=1 refreshes its copies.
     if (process.env.DMARC_README_SCREENSHOTS && !name.startsWith('FAILED')) {
       mkdirSync(join(h().repoRoot, 'media', 'screenshots'), { recursive: true });
@@ -181,7 +187,16 @@ describe('npm run demo, end to end in the browser', () => {
     await frame.locator('[data-testid="detail-json"]').waitFor({ state: 'visible' });
     await frame.locator('.row:visible').nth(1).click({ modifiers: ['Shift'] });
     assert.match(await frame.locator('[data-testid="selected-count"]').innerText(), /\b2\b/);
-    await shot('json-detail');
+    // The pane as the row's JSON is in (not its "Loading…"), with the DKIM signatures above it.
+    const detail = frame.locator('[data-testid="detail"]');
+    await detail.locator('[data-testid="detail-json"]').waitFor({ state: 'visible' });
+    await detail.locator('[data-testid="detail-dkims"]').waitFor({ state: 'visible' });
+    await frame.waitForFunction(() => !document.querySelector('[data-testid="detail"] .placeholder') && (document.querySelector('[data-testid="detail-json"]')?.textContent ?? '').includes('{'));
+    // The pane and, to its left, the end of the two selected rows it belongs to (a README image is
+    // at least 400 px wide: test/unit/vsix.test.ts).
+    const pane = (await detail.boundingBox())!;
+    const left = Math.max(0, pane.x + pane.width - 560);
+    await shot('json-detail', { x: left, y: pane.y, width: pane.x + pane.width - left, height: pane.height });
     await frame.locator('[data-testid="export-json"]').click();
     // At 1280 px the panel is narrower than 1,440: the export waits in a tab behind it, read in
     // front of it (the panel's page then goes, and is built again when it comes back).
@@ -206,7 +221,10 @@ describe('npm run demo, end to end in the browser', () => {
     await page.keyboard.press('Shift+ArrowRight');
     await page.keyboard.press('Enter');
     await frame.locator('[data-testid="chip-days"]').waitFor();
-    await shot('trend');
+    // The keyboard's day tooltip goes with the focus, so the three chosen days are in sight.
+    await canvas.evaluate((c) => (c as HTMLElement).blur());
+    await frame.locator('[data-testid="trend"] [role="tooltip"], [data-testid="trend"] .trend-tip').first().waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => undefined);
+    await shot('trend', frame.locator('[data-testid="trend"]'));
     await frame.locator('[data-testid="chip-days-remove"]').click();
     // The details pane closed, so the groups have the width they would have in a user's editor.
     await frame.locator('[data-testid="detail-toggle"]').click();
@@ -217,7 +235,11 @@ describe('npm run demo, end to end in the browser', () => {
     await mailchimp.waitFor();
     await mailchimp.locator('.twisty').click();
     await frame.locator('.groups-line.level-1', { hasText: 'mcsv.net s=k2' }).first().waitFor();
-    await shot('groups');
+    // The Groups table itself (below the Advice and the trend), with its Verdict column in sight.
+    const groups = frame.locator('[data-testid="groups"]');
+    await groups.scrollIntoViewIfNeeded();
+    await groups.locator('.group-verdict').first().waitFor({ state: 'visible' });
+    await shot('groups', groups);
     assert.deepEqual(await frame.evaluate(() => (window as unknown as { __dmarcPerf: { csp: string[] } }).__dmarcPerf.csp), [], 'no CSP violation in the demo panel');
   });
 
@@ -260,6 +282,34 @@ describe('npm run demo, end to end in the browser', () => {
       const editor = await page.locator('.part.editor').boundingBox();
       await shot(`panel-${width}x${height}`, editor ?? undefined);
     }
+  });
+
+  it('what changed since last week: Last 7 days of Acme Corporation, its sources marked new or ▲/▼ points against the 7 days before (the README\u2019s screenshot)', async () => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await closeAllEditors(page);
+    // The month opened above folds away, so the tree shows the organization's periods and the week.
+    const month = page.locator('.sidebar .monaco-list-row', { hasText: /^(January|February|March|April|May|June|July|August|September|October|November|December) \d{4}/ }).nth(1);
+    if ((await month.getAttribute('aria-expanded')) === 'true') await month.click();
+    const last7 = page.locator('.sidebar .monaco-list-row', { hasText: /^Last 7 days/ }).first();
+    await last7.waitFor({ state: 'visible' });
+    if ((await last7.getAttribute('aria-expanded')) !== 'true') await last7.click();
+    // The previous 7 days come in the background; then the sources say what moved. The demo's
+    // story (test/server/story.ts) has a new sender and pass rates that moved this week.
+    const moved = page.locator('.sidebar .monaco-list-row', { hasText: /· (new|[▲▼][\d.]+ pts)/ });
+    await moved.first().waitFor({ state: 'visible', timeout: 60_000 });
+    assert.ok((await moved.count()) >= 2, `sources that moved: ${(await moved.allInnerTexts()).join(' | ')}`);
+    // The side bar wide enough for a source's whole description (pass rate · emails · change).
+    const sidebar = page.locator('.part.sidebar');
+    let bar = (await sidebar.boundingBox())!;
+    await page.mouse.move(bar.x + bar.width - 1, bar.y + bar.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(bar.x + 540, bar.y + bar.height / 2, { steps: 8 });
+    await page.mouse.up();
+    await page.mouse.move(1200, 780);
+    bar = (await sidebar.boundingBox())!;
+    // The activity bar and the side bar from the organization down to the period after the week.
+    const last30 = (await page.locator('.sidebar .monaco-list-row', { hasText: /^Last 30 days/ }).first().boundingBox())!;
+    await shot('what-changed', { x: 0, y: bar.y, width: bar.x + bar.width, height: Math.ceil(last30.y + last30.height - bar.y) + 4 });
   });
 
   it('Ctrl+C stops everything the demo started', async () => {

@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
 import { startApiServer, type ApiServer } from '../server/server';
 import { addAccount, answer, closeAllEditors, findWebviewFrame, openDmarcView, openWorkbench, runCommand, waitForPanelReady, type Workbench } from './harness';
@@ -68,6 +69,15 @@ describe('Overview of all organizations in the browser', () => {
     assert.deepEqual(server.requests.map((r) => r.query.organizationId).sort(), ORGS.map(([id]) => id).sort(), 'one request per organization');
     for (const name of (await frame.locator('tr[data-key] .ov-name').allInnerTexts())) assert.ok(ORGS.some(([, n]) => n === name), name);
     await wb.screenshot('overview');
+    // The README's picture: the editor area alone, its rows loaded (DMARC_README_SCREENSHOTS=1).
+    if (process.env.DMARC_README_SCREENSHOTS) {
+      await wb.page.mouse.move(0, 0);
+      // The editor area down to the table's last row (not the empty space below it).
+      const editor = (await wb.page.locator('.part.editor').boundingBox())!;
+      const table = (await frame.locator('table').first().boundingBox())!;
+      const height = Math.min(editor.height, Math.ceil(table.y + table.height - editor.y) + 12);
+      await wb.page.screenshot({ path: join(__dirname, '..', '..', 'media', 'screenshots', 'overview.png'), clip: { ...editor, height } });
+    }
   });
 
   it('sorts by a column with a click, the other way with a second, and says so', async () => {
