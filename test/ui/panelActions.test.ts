@@ -63,9 +63,13 @@ describe('panel and tree actions in the browser', () => {
     await last7.click();
     const summary = wb.page.locator('.sidebar .monaco-list-row', { hasText: /% pass · [\d,]+ emails?/ }).first();
     await summary.waitFor({ state: 'visible', timeout: 30_000 });
-    // Before it: the access check of Add Account and the bucket's fetch.
+    // Before it: the access check of Add Account, the bucket's fetch, and in the background the
+    // 7 days before it (what changed), after which a source says ▲/▼ or new.
+    await wb.page.locator('.sidebar .monaco-list-row', { hasText: /· ([▲▼][\d.]+ pts|±0 pts|new)/ }).first().waitFor({ state: 'visible', timeout: 30_000 });
     const before = fetches(server, ORG);
-    const bucket = before.at(-1)!;
+    assert.equal(before.length, 3, 'the access check, the bucket, the 7 days before it');
+    // The bucket's ends today: later than the access check's (yesterday) and the 7 days before.
+    const bucket = [...before].sort((a, b) => String(a.query.endDate).localeCompare(String(b.query.endDate))).at(-1)!;
     const refresh = wb.page.locator('.sidebar .title-actions .action-label[aria-label="Refresh"], .sidebar .pane-header .action-label[aria-label="Refresh"]').first();
     await refresh.click();
     for (const deadline = Date.now() + 30_000; fetches(server, ORG).length === before.length; ) {
