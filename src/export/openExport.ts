@@ -126,6 +126,11 @@ export function tabName(doc: vscode.TextDocument): string {
   return doc.uri.path.split('/').pop() ?? doc.uri.path;
 }
 
+/** An export's tab that waits behind the panel: its name, for the page to say where it is. */
+export function behind(shown: Shown | undefined): { tab?: string } {
+  return shown && !shown.editor ? { tab: tabName(shown.document) } : {};
+}
+
 /** The Overview's rows, in the order shown, in a new untitled tab. */
 export async function openOverviewExport(
   title: string, period: Parameters<typeof overviewToJson>[1], rows: readonly OverviewRow[], format: 'json' | 'csv', baseName: string, place?: ExportPlace,

@@ -12,7 +12,7 @@ import { publishedOf } from '../advice/health';
 import { markPairs, type SourceMark } from '../advice/marks';
 import type { SourceMarks } from '../tree/marks';
 import { adviceThresholds, onAdviceThresholdsChange } from '../tree/adviceSettings';
-import { exportPlace, openAdviceExport, openExport, openGroupsExport, tabName, type Shown } from '../export/openExport';
+import { behind, exportPlace, openAdviceExport, openExport, openGroupsExport } from '../export/openExport';
 import { Commands } from '../commands';
 import { perfMark } from '../perf';
 import { RowSender } from './rowSender';
@@ -393,11 +393,6 @@ export class RecordsPanel implements vscode.Disposable {
     this.previous.dispose();
     for (const d of this.disposables) d.dispose();
   }
-}
-
-/** An export's tab that waits behind the panel: its name, for the page to say where it is. */
-function behind(shown: Shown | undefined): { tab?: string } {
-  return shown && !shown.editor ? { tab: tabName(shown.document) } : {};
 }
 
 export { escapeHtml };

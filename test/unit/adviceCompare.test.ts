@@ -3,19 +3,8 @@
 // thresholds at their edges; the previous period's bounds.
 import { strict as assert } from 'node:assert';
 import { biggestDropFirst, compareSums, compareTotals, DAY_MS, previousPeriod, sumsBy, verdictMoved, type Change } from '../../src/advice/compare';
+import { rng } from '../fixtures/webview-dev/generateRows';
 import { DEFAULT_WATCH, findingId, findingsOf, watchWindow, type WatchRow, type WatchThresholds } from '../../src/advice/findings';
-
-/** Small seeded PRNG (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const SOURCES = ['Google', 'Mailchimp', 'SendGrid', 'Unknown', 'Forwarder', 'Brevo'];
 const results = ['pass', 'fail', 'none', 'temperror', ''];
