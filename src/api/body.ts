@@ -43,6 +43,12 @@ export interface ParseOptions {
   oneShotMaxChars?: number;
   /** parseRecordsJsonAsync: characters of rows parsed at a time (DEFAULT_PIECE_CHARS, 60K); tests make it small. */
   pieceChars?: number;
+  /**
+   * normaliseRows: share the response's common strings and signature lists between its records,
+   * and hold rows of documented fields by their shape (StringPool). Default true; false only to
+   * measure what sharing costs (bench:api).
+   */
+  share?: boolean;
 }
 
 /** A body as error messages need it: the text, or (while streaming) its start and length. */
@@ -127,13 +133,14 @@ export async function normaliseRows(rows: unknown[], options: ParseOptions = {})
   const records: DmarcRecord[] = [];
   const warnings = new WarningCollector();
   const rejected: RejectedSummary = { count: 0, samples: [] };
-  const pool = new StringPool();
+  const pool = options.share === false ? undefined : new StringPool();
   for (let start = 0; start < rows.length; start += chunk) {
     if (start > 0) await tick();
     if (options.signal?.aborted) throw cancelled();
     const end = Math.min(rows.length, start + chunk);
     for (let i = start; i < end; i++) takeRow(rows[i], i, records, warnings, rejected, pool);
   }
+  pool?.clear();
   return { records, warnings: warnings.result(), rejected };
 }
 

@@ -60,27 +60,73 @@ function keysIn(o: object, allowed: ReadonlySet<string>): string[] | undefined {
   return keys;
 }
 
+/** How many keys two lists start with alike. */
+function commonStart(a: readonly string[], b: readonly string[]): number {
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  return i;
+}
+
 /** The shapes of one response's rows (kept with its StringPool). */
 export class ShapeCache {
-  private last: RowShape | undefined;
-  /** The shapes, by key list (to find one again), and in a list (to match rows against: cheaper). */
+  /** The shapes, by key list (to find one again), and in a list (to match rows against). */
   private readonly shapes = new Map<string, RowShape>();
   private readonly list: RowShape[] = [];
+  /** common[a][b]: how many keys shapes a and b (indices in `list`) start with alike. */
+  private readonly common: number[][] = [];
+  /** The index of the last row's shape. */
+  private last = 0;
 
   /**
    * The shape of a row whose documented fields the record holds unchanged, or undefined when its
    * parsed object has to be kept (a field not documented, signatures of another make).
+   *
+   * One pass over the row's keys: they are compared with the last row's shape, and where they
+   * part, the walk goes on in a shape that starts alike and has this key there (rows of a response
+   * come in a few shapes, as optional fields are sent or not).
    */
   of(row: object, dkims: readonly object[]): RowShape | undefined {
     const fields = row as Record<string, unknown>;
-    // Rows of a response come in a few shapes (optional fields sent or not): the last row's, else
-    // one seen before (a row that differs mostly does so within its first keys).
-    let known = this.last && this.fits(row, dkims, this.last) ? this.last : undefined;
-    for (let i = 0; !known && i < this.list.length; i++) if (this.fits(row, dkims, this.list[i]!)) known = this.list[i];
-    if (known) {
-      this.last = known;
-      return !known.hasFrom || fields.from === fields.visibleFrom ? known : undefined;
+    const list = this.list;
+    let at = list.length === 0 ? -1 : this.last;
+    let i = 0;
+    for (const k in row) {
+      if (at < 0) break;
+      if (list[at]!.keys[i] !== k) at = this.partingAt(at, i, k);
+      i++;
     }
+    if (at >= 0 && i !== list[at]!.keys.length) at = this.partingAt(at, i, undefined);
+    if (at >= 0 && dkims.length > 0 && !signaturesFit(dkims, list[at]!.dkimKeys)) at = this.otherSignatures(at, dkims);
+    if (at < 0) return this.add(row, dkims);
+    this.last = at;
+    const known = list[at]!;
+    return !known.hasFrom || fields.from === fields.visibleFrom ? known : undefined;
+  }
+
+  /** A shape that starts as shape `at` does up to key `i` and has `key` there (undefined: has no more keys); -1 if none. */
+  private partingAt(at: number, i: number, key: string | undefined): number {
+    const common = this.common[at]!;
+    for (let j = 0; j < this.list.length; j++) {
+      if (common[j]! < i) continue;
+      const keys = this.list[j]!.keys;
+      if (key === undefined ? keys.length === i : keys[i] === key) return j;
+    }
+    return -1;
+  }
+
+  /** A shape with shape `at`'s keys whose signatures' keys fit these; -1 if none. */
+  private otherSignatures(at: number, dkims: readonly object[]): number {
+    const n = this.list[at]!.keys.length;
+    const common = this.common[at]!;
+    for (let j = 0; j < this.list.length; j++) {
+      if (common[j] === n && this.list[j]!.keys.length === n && signaturesFit(dkims, this.list[j]!.dkimKeys)) return j;
+    }
+    return -1;
+  }
+
+  /** A row of no shape seen yet: its shape, now known, or undefined when its object has to be kept. */
+  private add(row: object, dkims: readonly object[]): RowShape | undefined {
+    const fields = row as Record<string, unknown>;
     const keys = keysIn(row, WIRE_FIELDS);
     if (!keys) return undefined;
     const hasFrom = keys.includes('from');
@@ -88,27 +134,32 @@ export class ShapeCache {
     let dkimKeys: string[] | undefined;
     if (dkims.length > 0) {
       dkimKeys = keysIn(dkims[0]!, DKIM_FIELDS);
-      if (!dkimKeys || dkimKeys.length !== DKIM_FIELDS.size || !this.signaturesFit(dkims, dkimKeys)) return undefined;
+      if (!dkimKeys || dkimKeys.length !== DKIM_FIELDS.size || !signaturesFit(dkims, dkimKeys)) return undefined;
     }
     const id = `${keys.join(',')}|${dkimKeys?.join(',') ?? ''}`;
     let shape = this.shapes.get(id);
     if (!shape) {
       if (this.shapes.size >= MAX_SHAPES) return undefined;
       this.shapes.set(id, (shape = { keys, hasFrom, dkimKeys }));
+      const n = this.list.length;
+      const mine: number[] = [];
+      for (let j = 0; j < n; j++) {
+        const c = commonStart(keys, this.list[j]!.keys);
+        mine.push(c);
+        this.common[j]!.push(c);
+      }
+      mine.push(keys.length);
+      this.common.push(mine);
       this.list.push(shape);
     }
-    this.last = shape;
+    this.last = this.list.indexOf(shape);
     return shape;
   }
+}
 
-  private fits(row: object, dkims: readonly object[], shape: RowShape): boolean {
-    return hasKeys(row, shape.keys) && this.signaturesFit(dkims, shape.dkimKeys);
-  }
-
-  private signaturesFit(dkims: readonly object[], dkimKeys: readonly string[] | undefined): boolean {
-    for (let i = 0; i < dkims.length; i++) if (!hasKeys(dkims[i]!, dkimKeys)) return false;
-    return true;
-  }
+function signaturesFit(dkims: readonly object[], dkimKeys: readonly string[] | undefined): boolean {
+  for (let i = 0; i < dkims.length; i++) if (!hasKeys(dkims[i]!, dkimKeys)) return false;
+  return true;
 }
 
 /** The row's rDNS names in an array of the record's own (see the header). */

@@ -180,7 +180,6 @@ function normalDkims(a: unknown[]): boolean {
  */
 export function fastRecord(row: unknown, pool?: StringPool): DmarcRecord | undefined {
   if (!isPlainObject(row)) return undefined;
-  if (pool) pool.internRow(row);
   const { source, reporter, visibleFrom, returnPath, to, ipAddress, ipCountryCode, rdns, emails, category, date, dmarc, alignedSpf, alignedDkim, spf, dkims, reportId } = row;
   if (
     typeof source !== 'string' ||
@@ -208,31 +207,36 @@ export function fastRecord(row: unknown, pool?: StringPool): DmarcRecord | undef
   }
   const dateMs = parseIsoDateMs(date);
   if (dateMs !== dateMs) return undefined;
-  // With a pool (a response's rows), a row of only documented fields is not kept: src/api/rawRow.ts.
+  // A response's rows (a pool): a row of only documented fields is not kept (src/api/rawRow.ts)
+  // and the values with few distinct values are shared (StringPool); a row kept as `raw` gets them too.
   const shape = pool?.shapes.of(row, dkims as object[]);
+  if (pool && !shape) pool.internRow(row);
   return {
-    source,
-    reporter,
-    visibleFrom,
+    source: shared(pool, source),
+    reporter: shared(pool, reporter),
+    visibleFrom: shared(pool, visibleFrom),
     returnPath,
     to,
     ipAddress,
-    ipCountryCode,
+    ipCountryCode: ipCountryCode === undefined ? undefined : shared(pool, ipCountryCode),
     rdns: shape ? ownStrings(rdns as string[]) : (rdns as string[]),
     emails,
-    category,
+    category: shared(pool, category),
     date,
     dateMs,
-    dmarc,
-    alignedSpf,
-    alignedDkim,
-    spf,
+    dmarc: shared(pool, dmarc),
+    alignedSpf: shared(pool, alignedSpf),
+    alignedDkim: shared(pool, alignedDkim),
+    spf: shared(pool, spf),
     dkims: shape ? pool!.signatures(dkims as DkimEntry[]) : (dkims as DkimEntry[]),
     reportId,
     raw: shape ? undefined : row,
     shape,
   };
 }
+
+/** The pool's string equal to `s` (`s` itself without a pool). */
+const shared = (pool: StringPool | undefined, s: string): string => (pool ? pool.str(s) : s);
 
 /** The full zod path: a record, or the reason the row is left out. */
 export function zodRecord(row: unknown): { record: DmarcRecord } | { reason: string } {
@@ -282,6 +286,9 @@ function describeIssue(issue: z.core.$ZodIssue | undefined, row: unknown): strin
 const MAX_DISTINCT_PER_FIELD = 50;
 const OTHER = '\u0000other';
 
+/** The collector of the response read last, kept for V8's sake (see StringPool's `kept`). */
+const kept: { collector?: WarningCollector } = {};
+
 /** Values outside the enums, once per field + value, in the order first seen. */
 export class WarningCollector {
   private readonly byKey = new Map<string, RecordWarning>();
@@ -318,6 +325,7 @@ export class WarningCollector {
   }
 
   result(): RecordWarning[] {
+    kept.collector = this;
     const out = [...this.byKey.values()];
     for (const w of out) {
       const rows = w.count === 1 ? `1 row (#${w.firstIndex})` : `${w.count} rows (first #${w.firstIndex})`;

@@ -17,6 +17,15 @@ export class StringPool {
   /** The key orders of the response's rows (src/api/rawRow.ts). */
   readonly shapes = new ShapeCache();
 
+  /**
+   * The string to keep for `s`: `s` itself when it is short enough that JSON.parse gave it from
+   * V8's string table already (see ALREADY_SHARED), else the pool's. The records and rows of a
+   * response use this.
+   */
+  str(s: string): string {
+    return s.length <= ALREADY_SHARED ? s : this.get(s);
+  }
+
   /** The pool's string equal to `s`. */
   get(s: string): string {
     const c = this.strings.get(s);
@@ -27,80 +36,99 @@ export class StringPool {
     return s;
   }
 
+  /**
+   * The pool of the response read last, emptied. V8 keeps the hidden classes of objects built
+   * field by field (a pool's, its shape cache's, its shapes', its frozen signatures') only while
+   * some object has them, and throws away the optimised code that relied on them when they go:
+   * with no pool alive between two responses, each response was read by code being optimised
+   * again (10k rows: validation 10 → 40 ms, bench:api). Kept for that alone.
+   */
+  private static readonly kept: { pool?: StringPool } = {};
+
   /** Forgets the strings and lists (rows keep theirs): once a response is read. */
   clear(): void {
+    StringPool.kept.pool = this;
     this.strings.clear();
     this.signatureLists.clear();
-    this.oneSignature.clear();
+    this.byFirst.clear();
   }
 
+  /** Shared lists by their first signature's domain, then selector (at most PER_BUCKET each). */
+  private readonly byFirst = new Map<string, Map<string, (readonly DkimEntry[])[]>>();
+  /** Lists past a full bucket, by a key of every value (Each value with its length before it). */
   private readonly signatureLists = new Map<string, readonly DkimEntry[]>();
-  /** Lists of one signature (most rows), by their domain (at most PER_DOMAIN each): no key to build. */
-  private readonly oneSignature = new Map<string, (readonly DkimEntry[])[]>();
+  /** The list given last: rows often sign as the row before. */
+  private lastList: readonly DkimEntry[] = NO_SIGNATURES;
 
   /**
-   * A frozen list equal to `list` (the row's signatures, pooled strings), shared by every row of
+   * A frozen list equal to `list` (the row's signatures), of the pool's strings, shared by every row of
    * the response that has the same signatures. A record held by shape no longer keeps a list and
    * its objects of its own (two or three objects a row, most of them alike: the same sender signs
    * the same way). Measured: bench:panel at 1M rows, the extension host's heap 646 → 496 MB;
-   * in Node (1M rows through RecordsBodyStream, 8 runs each) 159 bytes less a row held and the
-   * parse's CPU no more (median 4.9 s against 5.2 s).
+   * in Node (1M rows through RecordsBodyStream, 8 runs each) 159 bytes less a row held.
+   * Found without building a key for the list: the last list given, else two lookups (the first
+   * signature's domain and selector) and the few lists there compared value by value.
    */
   signatures(list: readonly DkimEntry[]): readonly DkimEntry[] {
     if (list.length === 0) return NO_SIGNATURES;
-    if (list.length === 1) {
-      // One lookup by domain, then the few lists of that domain compared by their (pooled) strings.
-      const d = list[0]!;
-      let lists = this.oneSignature.get(d.domain);
-      if (lists) {
-        for (let i = 0; i < lists.length; i++) {
-          const e = lists[i]![0]!;
-          if (e.selector === d.selector && e.result === d.result) return lists[i]!;
-        }
-      }
-      if (!lists || lists.length < PER_DOMAIN) {
-        if (!lists) {
-          if (this.oneSignature.size >= LIST_MAX) this.oneSignature.clear();
-          this.oneSignature.set(d.domain, (lists = []));
-        }
-        const shared = Object.freeze([signature(d)]);
-        lists.push(shared);
-        return shared;
-      }
-      // A domain signed many ways: by key, as longer lists are.
+    if (sameSignatures(this.lastList, list)) return this.lastList;
+    const first = list[0]!;
+    let selectors = this.byFirst.get(first.domain);
+    let bucket = selectors?.get(first.selector);
+    if (bucket) {
+      for (let i = 0; i < bucket.length; i++) if (sameSignatures(bucket[i]!, list)) return (this.lastList = bucket[i]!);
     }
-    // Each value with its length before it: no two lists give the same key, whatever they hold.
-    let key = '';
-    for (let i = 0; i < list.length; i++) key += lengthPrefixed(list[i]!.domain) + lengthPrefixed(list[i]!.selector) + lengthPrefixed(list[i]!.result);
-    let shared = this.signatureLists.get(key);
-    if (!shared) {
-      if (this.signatureLists.size >= LIST_MAX) this.signatureLists.clear();
-      this.signatureLists.set(key, (shared = Object.freeze(list.map(signature))));
+    let shared: readonly DkimEntry[] | undefined;
+    if (!bucket || bucket.length < PER_BUCKET) {
+      if (!selectors) {
+        if (this.byFirst.size >= LIST_MAX) this.byFirst.clear();
+        this.byFirst.set(first.domain, (selectors = new Map()));
+      }
+      if (!bucket) selectors.set(first.selector, (bucket = []));
+      bucket.push((shared = this.frozen(list)));
+    } else {
+      // A domain and selector with many ways of signing: by key.
+      let key = '';
+      for (let i = 0; i < list.length; i++) key += lengthPrefixed(list[i]!.domain) + lengthPrefixed(list[i]!.selector) + lengthPrefixed(list[i]!.result);
+      shared = this.signatureLists.get(key);
+      if (!shared) {
+        if (this.signatureLists.size >= LIST_MAX) this.signatureLists.clear();
+        this.signatureLists.set(key, (shared = this.frozen(list)));
+      }
     }
-    return shared;
+    return (this.lastList = shared);
+  }
+
+  private frozen(list: readonly DkimEntry[]): readonly DkimEntry[] {
+    return Object.freeze(list.map((e) => this.signature(e)));
+  }
+
+  /** A signature of the records' own (frozen, the pool's strings), whatever else the row's object held. */
+  private signature(d: DkimEntry): DkimEntry {
+    return Object.freeze({ selector: this.str(d.selector), domain: this.str(d.domain), result: this.str(d.result) });
   }
 
   /** Replaces the row's pooled fields (and its signatures' domain, selector and result) with the pool's strings. */
   internRow(row: Record<string, unknown>): void {
     // Named, not a loop over key names: a keyed access per field cost more than the pooling.
     const r = row as Partial<Record<Pooled, unknown>>;
-    if (typeof r.source === 'string') r.source = this.get(r.source);
-    if (typeof r.reporter === 'string') r.reporter = this.get(r.reporter);
-    if (typeof r.visibleFrom === 'string') r.visibleFrom = this.get(r.visibleFrom);
-    if (typeof r.ipCountryCode === 'string') r.ipCountryCode = this.get(r.ipCountryCode);
-    if (typeof r.category === 'string') r.category = this.get(r.category);
-    if (typeof r.dmarc === 'string') r.dmarc = this.get(r.dmarc);
-    if (typeof r.alignedSpf === 'string') r.alignedSpf = this.get(r.alignedSpf);
-    if (typeof r.alignedDkim === 'string') r.alignedDkim = this.get(r.alignedDkim);
-    if (typeof r.spf === 'string') r.spf = this.get(r.spf);
+    if (typeof r.source === 'string') r.source = this.str(r.source);
+    if (typeof r.reporter === 'string') r.reporter = this.str(r.reporter);
+    if (typeof r.visibleFrom === 'string') r.visibleFrom = this.str(r.visibleFrom);
+    if (typeof r.ipCountryCode === 'string') r.ipCountryCode = this.str(r.ipCountryCode);
+    if (typeof r.category === 'string') r.category = this.str(r.category);
+    if (typeof r.dmarc === 'string') r.dmarc = this.str(r.dmarc);
+    if (typeof r.alignedSpf === 'string') r.alignedSpf = this.str(r.alignedSpf);
+    if (typeof r.alignedDkim === 'string') r.alignedDkim = this.str(r.alignedDkim);
+    if (typeof r.spf === 'string') r.spf = this.str(r.spf);
     const dkims = row.dkims;
     if (!Array.isArray(dkims)) return;
     for (let i = 0; i < dkims.length; i++) {
       const d: unknown = dkims[i];
       if (!isPlainObject(d)) continue;
-      if (typeof d.domain === 'string') d.domain = this.get(d.domain);
-      if (typeof d.selector === 'string') d.selector = this.get(d.selector);
-      if (typeof d.result === 'string') d.result = this.get(d.result);
+      if (typeof d.domain === 'string') d.domain = this.str(d.domain);
+      if (typeof d.selector === 'string') d.selector = this.str(d.selector);
+      if (typeof d.result === 'string') d.result = this.str(d.result);
     }
   }
 }
@@ -108,15 +136,31 @@ export class StringPool {
 /** The fields pooled (internRow names each). */
 type Pooled = 'source' | 'reporter' | 'visibleFrom' | 'ipCountryCode' | 'category' | 'dmarc' | 'alignedSpf' | 'alignedDkim' | 'spf';
 const POOL_MAX = 1 << 20;
+/**
+ * V8's JSON.parse takes string values of up to 10 characters from its string table (as it does
+ * keys): every "pass", "none", "US" or "acme.com" of a body is already one string, and looking it
+ * up again in the pool cost more than the rest of the pooling together (bench:api). On another
+ * engine such strings are merely not shared.
+ */
+const ALREADY_SHARED = 10;
 /** At most this many shared lists of each kind (a response of all-distinct lists keeps no second copy of them all). */
 const LIST_MAX = 1 << 16;
-/** Lists of one signature looked through for a domain before its others go by key. */
-const PER_DOMAIN = 16;
+/** Lists of one first domain and selector looked through before the others go by key. */
+const PER_BUCKET = 16;
 const NO_SIGNATURES: readonly DkimEntry[] = Object.freeze([]);
 
 const lengthPrefixed = (s: string): string => `${s.length}:${s}`;
 
-/** A signature of the record's own (frozen), whatever else the row's object held. */
-function signature(d: DkimEntry): DkimEntry {
-  return Object.freeze({ selector: d.selector, domain: d.domain, result: d.result });
+/** The same signatures in the same order. */
+function sameSignatures(a: readonly DkimEntry[], b: readonly DkimEntry[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i]!;
+    const y = b[i]!;
+    if (x.domain !== y.domain || x.selector !== y.selector || x.result !== y.result) return false;
+  }
+  return true;
 }
+
+
+

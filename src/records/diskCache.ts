@@ -347,6 +347,8 @@ export class DiskCache {
       await this.remove(name);
       return undefined;
     }
+    // The rows hold the pooled strings; the pool's map of them is not needed any more.
+    pool.clear();
     perfMark('diskRead', { rows: records.length });
     // Used now: the last to go when the cache is trimmed.
     const now = new Date();
