@@ -1,6 +1,7 @@
 /**
  * The summary of `npm run bench:panel`: each measure's median and worst over the runs, against
- * the bars of the records-panel issue and of issue 12, with met/MISSED.
+ * the bars of the records-panel issue and of issue 12, with met/MISSED; sort, filter key and host
+ * blocked are met only with the worst run within twice the bar as well (issue 44).
  */
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -14,7 +15,7 @@ export const median = (xs: number[]) => {
 
 /** What each run measured, a value a run per measure. */
 export function newResults() {
-  return { firstPaint: [] as number[], sort: [] as number[], filter: [] as number[], filterCompute: [] as number[], advice: [] as number[], groupBy: [] as number[], groupByCompare: [] as number[], previousIn: [] as number[], domRows: [] as number[], hostBlocked: [] as number[], exportJson: [] as number[], exportFirst: [] as number[], exportBlocked: [] as number[], exportLines: 0, rows: 0,
+  return { firstPaint: [] as number[], sort: [] as number[], sortInput: [] as number[], sortHandler: [] as number[], filter: [] as number[], filterInput: [] as number[], filterCompute: [] as number[], advice: [] as number[], groupBy: [] as number[], groupByCompare: [] as number[], previousIn: [] as number[], domRows: [] as number[], hostBlocked: [] as number[], exportJson: [] as number[], exportFirst: [] as number[], exportBlocked: [] as number[], exportLines: 0, rows: 0,
     afterFirstByte: [] as number[], allFromFirstByte: [] as number[], download: [] as number[], afterReady: [] as number[], webviewStart: [] as number[], allRows: [] as number[], hostHeap: [] as number[], webviewHeap: [] as number[], mainRan: [] as number[], mainWaited: [] as number[], bodyMB: 0 };
 }
 
@@ -29,11 +30,15 @@ async function webviewBundleKb(entry = 'media/webview/main.ts'): Promise<number>
 }
 
 /** Prints the table of medians, worsts and bars. */
-export async function printSummary(results: Results, runs: number, keptBodies: boolean): Promise<void> {
-  const line = (name: string, xs: number[], bar: number, unit: string, met?: boolean) => {
+export async function printSummary(results: Results, runs: number, keptBodies: boolean): Promise<SummaryBar[]> {
+  const bars: SummaryBar[] = [];
+  // `held`: a bar that holds (issue 44) — the median within it and the worst run within twice it.
+  const line = (name: string, xs: number[], bar: number, unit: string, met?: boolean, held = false) => {
     const m = median(xs);
     const worst = Math.max(...xs);
-    console.log(`${name.padEnd(14)} ${String(Math.round(m)).padStart(7)} ${String(Math.round(worst)).padStart(7)} ${String(bar).padStart(6)} ${unit.padEnd(5)} ${(met ?? m <= bar) ? 'met' : 'MISSED'}`);
+    const ok = (met ?? m <= bar) && (!held || worst <= 2 * bar);
+    console.log(`${name.padEnd(14)} ${String(Math.round(m)).padStart(7)} ${String(Math.round(worst)).padStart(7)} ${String(bar).padStart(6)} ${unit.padEnd(5)} ${ok ? 'met' : 'MISSED'}${held ? ` (worst ≤ ${2 * bar})` : ''}`);
+    bars.push({ name, value: m, worst, limit: bar, unit, met: ok });
   };
   console.log(`\nrecords panel bench — ${results.rows} rows, ${runs} runs, medians (machine: 2 cores; API server bodies ${keptBodies ? "rendered before each run" : "rendered during the runs"}; see test/bench/benchPanel.ts)`);
   console.log(`${'measure'.padEnd(14)} ${'median'.padStart(7)} ${'worst'.padStart(7)} ${'bar'.padStart(6)}`);
@@ -53,10 +58,14 @@ export async function printSummary(results: Results, runs: number, keptBodies: b
   // own baseline (VS Code's built-in extensions share the heap) outweighs the rows: printed, no bar.
   line('host heap', results.hostHeap, results.rows > 500_000 ? Math.round(2 * results.bodyMB) : Infinity, 'MB');
   line('webview heap', results.webviewHeap, 600, 'MB');
-  line('sort', results.sort, 150, 'ms');
+  line('sort', results.sort, 150, 'ms', undefined, true);
+  // What the user waits for: from the input event's own time (a busy page's wait included) to the frame showing the result; and the handler alone.
+  line('  (input→frm)', results.sortInput, 150, 'ms');
+  line('  (handler)', results.sortHandler, Infinity, 'ms');
   const big = results.rows > 500_000;
   // Issue 12: filter keystroke ≤ 100 ms at 1M rows too.
-  line('filter key', results.filter, 100, 'ms');
+  line('filter key', results.filter, 100, 'ms', undefined, true);
+  line('  (input→frm)', results.filterInput, 100, 'ms');
   line('  (compute)', results.filterCompute, 100, 'ms');
   line('group-by', results.groupBy, big ? 400 : 150, 'ms');
   // Issue 42: the groups with Compare's Δ columns within the group-by bar; the previous period's arrival printed, no bar.
@@ -68,16 +77,27 @@ export async function printSummary(results: Results, runs: number, keptBodies: b
   line('  (chart)', [await webviewBundleKb('media/webview/chart.ts')], Infinity, 'KB');
   line('DOM rows', results.domRows, 200, 'rows');
   // Issue 12 asks "never blocked > 100 ms" at 1M rows and, at 100k, every bar of before (200 ms).
-  line('host blocked', results.hostBlocked, big ? 100 : 200, 'ms');
+  line('host blocked', results.hostBlocked, big ? 100 : 200, 'ms', undefined, true);
   // Until the last byte, the host's main thread on a core and ready to run but waiting for one
   // (Linux schedstat; printed, no bar): on two cores shared with the window and the webview.
   line('  (main ran)', results.mainRan, Infinity, 'ms');
   line('  (waited)', results.mainWaited, Infinity, 'ms');
-  if (results.exportJson.length === 0) return;
+  if (results.exportJson.length === 0) return bars;
   line('export JSON', results.exportJson, 3000, 'ms');
   // The tab shows its first rows while the rest is appended (printed, no bar: the bar is the whole document).
   line('  (1st rows)', results.exportFirst, Infinity, 'ms');
   line('  (host blk)', results.exportBlocked, 200, 'ms');
   const exportMedian = Math.round(median(results.exportJson));
   console.log(`export JSON ${Math.round(results.rows / 1000)}k: ${exportMedian} ms (bar 3000 ms) ${exportMedian <= 3000 ? 'met' : 'MISSED'} — ${results.exportLines} lines for ${results.rows} rows`);
+  return bars;
+}
+
+/** A line of the summary, for bench:check (BENCH_JSON). */
+export interface SummaryBar {
+  name: string;
+  value: number;
+  worst: number;
+  limit: number;
+  unit: string;
+  met: boolean;
 }
