@@ -14,6 +14,7 @@ import { previousPeriod } from '../advice/compare';
 import type { RecordScope, RecordStore } from '../records/recordStore';
 import type { HostMessage } from '../shared/protocol';
 import { RowSender } from './rowSender';
+import type { Busy } from '../shared/busy';
 
 export interface PreviousTarget {
   start: Date;
@@ -42,6 +43,8 @@ export class PreviousRows {
     private readonly scope: () => Promise<RecordScope | string>,
     private readonly target: PreviousTarget,
     private readonly log: (line: string) => void,
+    /** Marks the host busy while the rows are fetched and sent (the disk cache waits: src/shared/busy.ts). */
+    private readonly busy?: Busy,
   ) {
     this.sender = new RowSender((m) => (m.type === 'rows' ? this.post({ ...m, type: 'compareRows' }) : this.post(m)), alive);
   }
@@ -68,6 +71,17 @@ export class PreviousRows {
   }
 
   private async fetch(refresh: boolean): Promise<void> {
+    // As the panel's own load: a million rows written to the disk cache while they are still
+    // sent to the page fought them for the host's main thread and heap (bench:panel at 1M rows).
+    const done = this.busy?.begin();
+    try {
+      await this.fetchAndSend(refresh);
+    } finally {
+      done?.();
+    }
+  }
+
+  private async fetchAndSend(refresh: boolean): Promise<void> {
     const seq = ++this.seq;
     this.abort?.abort();
     const abort = (this.abort = new AbortController());

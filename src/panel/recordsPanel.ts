@@ -85,7 +85,7 @@ export class RecordsPanel implements vscode.Disposable {
       const apiKey = await deps.accounts.getKey(target.account.id);
       return apiKey ? { accountId: target.account.id, baseUrl: target.account.baseUrl, apiKey, organizationId: target.org.id } : vscode.l10n.t('The API key of {0} is missing.', target.account.label);
     };
-    this.previous = new PreviousRows((m) => this.post(m), () => !this.disposed, deps.store, scope, target, (line) => deps.log.warn(line));
+    this.previous = new PreviousRows((m) => this.post(m), () => !this.disposed, deps.store, scope, target, (line) => deps.log.warn(line), deps.busy);
     panel.webview.html = this.html();
     this.disposables.push(panel.webview.onDidReceiveMessage((m) => void this.handleMessage(m)));
     this.disposables.push(onAdviceThresholdsChange((thresholds) => void this.post({ type: 'advice', thresholds })));
