@@ -77,10 +77,16 @@ async function main(): Promise<void> {
       // No bench wrote a line: said below.
     }
     const bars = lines.flatMap((l) => l.bars);
+    // A bench that ended without its figures (it failed before its summary) has no bars to list.
+    for (const step of STEPS) {
+      if (skip.has(step.name) || lines.some((l) => l.bench.startsWith(step.name))) continue;
+      failed.push(`bench:${step.name} ended without its figures (see its output above)`);
+    }
     console.log(`\n==== bench:check — every bar (${((Date.now() - started) / 60_000).toFixed(1)} min; JSON.parse of 43 MB on this machine now: ${Math.round(floor)} ms) ====`);
     for (const b of bars) {
       const worst = b.worst !== undefined && b.worst !== b.value ? `, worst ${Math.round(b.worst)}` : '';
-      console.log(`${describeBar(b)}${worst}${b.floor ? '' : ` (${(b.value / floor).toFixed(2)}× the JSON.parse above)`}`);
+      const scale = b.name.startsWith('panel') && b.unit === 'ms' ? ` (${(b.value / floor).toFixed(2)}× the JSON.parse above)` : '';
+      console.log(`${describeBar(b)}${worst}${scale}`);
     }
     const missed = bars.filter((b) => !b.met);
     for (const f of failed) console.log(`FAILED  ${f}`);
