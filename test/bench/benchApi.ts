@@ -6,7 +6,7 @@
  * loop and heap as the client and inflate both its timings and its memory. With its own process
  * it runs on another core and the numbers below are the client's alone.
  *
- * For each size, with the same body text, medians of RUNS runs (3 × RUNS for the timings of 10k rows):
+ * For each size, with the same body text, medians of RUNS runs (5 × RUNS for the timings of 10k rows):
  *   fetch+text        GET over loopback until the last byte (undici)
  *   JSON.parse        plain JSON.parse of the body text (the yardstick)
  *   scan+parse        parseRecordsJsonAsync: the rows without one JSON.parse of the whole body
@@ -132,7 +132,7 @@ async function benchSize(url: string, days: number): Promise<Row> {
   }
 
   // Small bodies take a few milliseconds a step: more runs, so that their medians hold.
-  const steps = days === 1 ? RUNS * 3 : RUNS;
+  const steps = days === 1 ? RUNS * 5 : RUNS;
   // Interleaved, so that the yardstick and what it measures see the same load on the machine.
   // Each step is its own function returning numbers only, so that no step's rows are still
   // alive (and cost the garbage collector) during the next one.
