@@ -1,5 +1,5 @@
 import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
-import { appendFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
@@ -122,6 +122,9 @@ function startProfiler(dir: string): { cut(): void; dispose(): void } {
   const { Session } = require('node:inspector') as typeof import('node:inspector');
   const session = new Session();
   session.connect();
+  // The profiles are written from the inspector's callback, where a missing folder threw unseen
+  // and stopped the profiling for good.
+  mkdirSync(dir, { recursive: true });
   let n = 0;
   const start = () => {
     session.post('Profiler.setSamplingInterval', { interval: 500 }, () => session.post('Profiler.start'));
