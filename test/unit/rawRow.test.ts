@@ -171,4 +171,47 @@ describe('records without their parsed row (rawRow)', () => {
     // A row of a known order still gets its shape, the same object.
     assert.equal(cache.of({ ...rows[5]! }, rows[5]!.dkims as object[]), got[5]);
   });
+
+  it('rows of a few key orders in any sequence (each row matched in one pass, moving between shapes where they part): the shape is always the row’s own key order, the same object for the same order', () => {
+    // Orders that share long starts and part late (an optional key at the end) or early (one in
+    // the middle), keys left out, signatures with their keys in another order, extra keys.
+    const base = row({ to: 't.example', reportId: 'r' });
+    const all = Object.keys(base);
+    const orders: string[][] = [
+      all,
+      all.filter((k) => k !== 'reportId'),
+      all.filter((k) => k !== 'to'),
+      all.filter((k) => k !== 'to' && k !== 'reportId'),
+      [...all.filter((k) => k !== 'reportId'), 'reportId'].reverse(),
+      all.filter((k) => k !== 'ipCountryCode'),
+    ];
+    const build = (order: string[], dkimOrder: number, extra: boolean): Record<string, unknown> => {
+      const r: Record<string, unknown> = {};
+      for (const k of order) r[k] = k === 'dkims' ? (base.dkims as Record<string, unknown>[]).map((d) => (dkimOrder ? { result: d.result, domain: d.domain, selector: d.selector } : { ...d })) : base[k];
+      if (extra) r.extra = 1;
+      return JSON.parse(JSON.stringify(r)) as Record<string, unknown>;
+    };
+    fc.assert(
+      fc.property(fc.array(fc.record({ o: fc.nat(orders.length - 1), d: fc.nat(1), x: fc.boolean() }), { minLength: 1, maxLength: 60 }), (plan) => {
+        const cache = new ShapeCache();
+        const seen = new Map<string, unknown>();
+        for (const { o, d, x } of plan) {
+          const r = build(orders[o]!, d, x);
+          const shape = cache.of(r, r.dkims as object[]);
+          if (x) {
+            assert.equal(shape, undefined, 'a row with a key not documented keeps its object');
+            continue;
+          }
+          assert.ok(shape, `order ${o} has a shape`);
+          assert.deepEqual(shape.keys, Object.keys(r), 'the shape is the row’s own key order');
+          const dk = (r.dkims as object[]).length ? Object.keys((r.dkims as object[])[0]!) : undefined;
+          if (dk) assert.deepEqual(shape.dkimKeys, dk, 'and its signatures’');
+          const id = `${Object.keys(r).join()}|${dk?.join() ?? ''}`;
+          assert.equal(seen.get(id) ?? shape, shape, 'the same order, the same shape');
+          seen.set(id, shape);
+        }
+      }),
+      { seed: 44, numRuns: 300 },
+    );
+  });
 });
