@@ -205,7 +205,7 @@ export class Analysis {
 
   /**
    * update() once the next frame is painted, for a keystroke in the search (and other filter
-   * changes): the table, summary and filters answer in that frame, the trend and groups follow
+   * changes): the table and summary answer in that frame, the filters (FacetsPanel.updateLater), trend and groups follow
    * (Chart.js laying out its axes, the groups recounted: a third of a keystroke over 100k rows).
    * Calls made before it runs are one: typing fast, only the last view is drawn. An update() in
    * between makes it unneeded.

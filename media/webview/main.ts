@@ -265,12 +265,13 @@ class App {
     else this.persistence.schedule();
   }
 
-  /** Recomputes the view (filter, sort, facets, summary, and the trend and groups: now, 'later' (Analysis.later) or not) and repaints. */
+  /** Recomputes the view (filter, sort, summary, and the facets, trend and groups: now, 'later' (after the next frame) or not) and repaints. */
   update(renderTable = true, analysis: boolean | 'later' = true): void {
     this.pump.settleUpdate();
     this.view = this.model.compute(this.query());
     this.table.setRows(this.view.order, renderTable);
-    this.facets.update(this.view.facets);
+    if (analysis === 'later') this.facets.updateLater(() => this.view.facets);
+    else this.facets.update(this.view.facets);
     this.summary.update(this.view.summary, this.model.length);
     if (analysis) this.analysis.refresh(analysis, () => [this.state, this.view]);
     this.applyRestore();

@@ -148,6 +148,13 @@ describe('records panel in the browser', () => {
     assert.ok(filtered > 0 && filtered < total);
     const shown = await frame.locator('.row:visible').evaluateAll((els) => els.map((e) => (e.textContent ?? '').toLowerCase()));
     assert.ok(shown.every((t) => t.includes(firstSource.toLowerCase())));
+    // The filters' counts follow the search (in the task after the frame with its rows): a
+    // category's rows add up to the rows found.
+    await frame.locator('[data-testid="facet-weight"] [data-weight="rows"]').click();
+    const categoryRows = () => frame.locator('[data-facet="category"] .count').evaluateAll((els) => els.reduce((n, e) => n + Number((e.textContent ?? '').replace(/[^\d]/g, '')), 0));
+    for (let t = 0; (await categoryRows()) !== filtered && t < 50; t++) await new Promise((r) => setTimeout(r, 100));
+    assert.equal(await categoryRows(), filtered, 'the category counts are of the rows found');
+    await frame.locator('[data-testid="facet-weight"] [data-weight="emails"]').click();
   });
 
   it('Shift+click selects three rows, and Export opens a JSON tab with exactly those records', async () => {

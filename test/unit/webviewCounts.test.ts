@@ -52,4 +52,22 @@ describe('webview model: counts extended as rows stream in', () => {
     appendTuples(fresh, rows.slice(0, 100), 100);
     assert.deepEqual(facetsOf(v), facetsOf(fresh.compute(queries[0]!)));
   });
+
+  it('a filtered view counts its facets when they are first read, from the rows it found, whatever was computed since', () => {
+    const m = new RecordsModel();
+    appendTuples(m, all, all.length);
+    const q: Query = { search: 'google', facets: { category: ['authorized'] } };
+    const a = m.compute(q);
+    // Made when read (a keystroke draws its rows first, the filters' counts in the next task).
+    assert.equal(typeof Object.getOwnPropertyDescriptor(a, 'facets')?.get, 'function', 'facets made when first read');
+    // Other searches and filters since reuse the model's buffers: the first view's counts are its own.
+    m.compute({ search: 'mail', facets: { category: ['rejected'] } });
+    m.compute({ search: '', facets: { dmarc: ['reject'] } });
+    const fresh = new RecordsModel();
+    appendTuples(fresh, all, all.length);
+    assert.deepEqual(facetsOf(a), facetsOf(fresh.compute(q)));
+    assert.equal(a.facets, a.facets, 'made once');
+    const authorized = a.facets.category.find((o) => o.key === 'authorized');
+    assert.ok(authorized && authorized.count === a.order.length && a.order.length > 0, `the chosen value counts the rows shown: ${authorized?.count} of ${a.order.length}`);
+  });
 });

@@ -84,12 +84,18 @@ export function extendCounts(c: FacetCounts, fields: readonly FieldIndex[], em: 
  * Rows and emails per value of each facet over the rows a filter pass kept: `counted` (passing
  * every facet) in each facet, and each row of `near` (failing exactly one facet, `nearFacet[k]`)
  * in that facet only, so its options show what choosing them would add. Appended to `rows` and
- * `emails`, one array each per field: tight loops over typed arrays, a field at a time.
+ * `emails`, one array each per field: tight loops over typed arrays, a field at a time. The rows'
+ * emails are read once, in order, for every field (a few thousand rows found among a million are
+ * each a cache miss: read per field, they were half of the counting).
  */
 export function countRows(
   fields: readonly FieldIndex[], em: Float64Array, counted: Uint32Array, near: Uint32Array, nearFacet: Uint8Array, rows: Uint32Array[], emails: Float64Array[],
 ): void {
   const visible = counted.length;
+  const ce = new Float64Array(visible);
+  for (let k = 0; k < visible; k++) ce[k] = em[counted[k]!]!;
+  const ne = new Float64Array(near.length);
+  for (let k = 0; k < near.length; k++) ne[k] = em[near[k]!]!;
   for (let f = 0; f < fields.length; f++) {
     const field = fields[f]!;
     const r = new Uint32Array(field.dict.length);
@@ -97,26 +103,28 @@ export function countRows(
     const codes = field.codes;
     if (field.kind === 'single') {
       for (let k = 0; k < visible; k++) {
-        const i = counted[k]!;
-        const c = codes[i]!;
+        const c = codes[counted[k]!]!;
         r[c]!++;
-        e[c]! += em[i]!;
+        e[c]! += ce[k]!;
       }
       for (let k = 0; k < near.length; k++) {
         if (nearFacet[k] !== f) continue;
-        const i = near[k]!;
-        const c = codes[i]!;
+        const c = codes[near[k]!]!;
         r[c]!++;
-        e[c]! += em[i]!;
+        e[c]! += ne[k]!;
       }
     } else {
       const start = field.start;
       for (let k = 0; k < visible + near.length; k++) {
         let i: number;
-        if (k < visible) i = counted[k]!;
-        else if (nearFacet[k - visible] === f) i = near[k - visible]!;
-        else continue;
-        const x = em[i]!;
+        let x: number;
+        if (k < visible) {
+          i = counted[k]!;
+          x = ce[k]!;
+        } else if (nearFacet[k - visible] === f) {
+          i = near[k - visible]!;
+          x = ne[k - visible]!;
+        } else continue;
         for (let j = start[i]!, end = start[i + 1]!; j < end; j++) {
           const c = codes[j]!;
           r[c]!++;

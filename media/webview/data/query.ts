@@ -226,7 +226,7 @@ export class RecordsModel {
         if (shown[i]) out[p++] = i;
       }
     }
-    const sorted = lazyView(out, n, view.trendRows, view.facets, view.summary);
+    const sorted = lazyView(out, n, view.trendRows, () => view.facets, view.summary);
     if (this.unfilteredViews.has(view)) {
       // Every row, nothing filtered: a search every row matches (a first letter) reuses it.
       this.unfilteredViews.add(sorted);
@@ -318,11 +318,16 @@ export class RecordsModel {
 
     // Counted one field at a time: tight loops over typed arrays. Without any filter the counts
     // are those of every row, kept and extended as rows come (clearing the search is then instant).
+    // Made when first read (lazyView): after a keystroke, in the task after the frame showing its rows.
     const all = this.everyRow(fields);
     const unfiltered = visibleCount === n;
-    const rows: Uint32Array[] = unfiltered ? all.rows.slice() : [];
-    const emails: Float64Array[] = unfiltered ? all.emails.slice() : [];
-    if (!unfiltered) countRows(fields, s.emails, counted.subarray(0, visibleCount), near.subarray(0, nearCount), nearFacet, rows, emails);
+    const selected = query.facets;
+    const facets = (): View['facets'] => {
+      const rows: Uint32Array[] = unfiltered ? all.rows.slice() : [];
+      const emails: Float64Array[] = unfiltered ? all.emails.slice() : [];
+      if (!unfiltered) countRows(fields, s.emails, counted.subarray(0, visibleCount), near.subarray(0, nearCount), nearFacet, rows, emails);
+      return facetOptions(FACETS, fields, all.rows, rows, emails, selected);
+    };
 
     const out = new Uint32Array(visibleCount);
     const trendRows = new Uint32Array(trendCount);
@@ -339,7 +344,6 @@ export class RecordsModel {
     }
     // The same rows in row order: the summary then reads the row arrays in order, not at random.
     const summary = summarize(s, counted.subarray(0, visibleCount));
-    const facets = facetOptions(FACETS, fields, all.rows, rows, emails, query.facets);
     const view = lazyView(out, n, trendRows, facets, summary);
     if (nothingElse && visibleCount === n) {
       this.everyView = { version: s.version, order, view };

@@ -19,10 +19,13 @@ export interface View {
 
 /**
  * A view whose positions (posOf) are made when first read: a sort or a keystroke at a million rows
- * then writes no 4 MB array at random (only the selection reads positions, of a row or two).
+ * then writes no 4 MB array at random (only the selection reads positions, of a row or two). Its
+ * facet options may be made when first read too (`facets` a function): a keystroke shows its rows
+ * and count first, the filters' counts in the task after that frame (main.ts).
  */
-export function lazyView(order: Uint32Array, n: number, trendRows: Uint32Array, facets: View['facets'], summary: Summary): View {
+export function lazyView(order: Uint32Array, n: number, trendRows: Uint32Array, facets: View['facets'] | (() => View['facets']), summary: Summary): View {
   let pos: Int32Array | undefined;
+  let options = typeof facets === 'function' ? undefined : facets;
   const view: View = {
     order,
     get posOf(): Int32Array {
@@ -33,7 +36,10 @@ export function lazyView(order: Uint32Array, n: number, trendRows: Uint32Array, 
       return pos;
     },
     trendRows,
-    facets,
+    get facets(): View['facets'] {
+      if (!options) options = (facets as () => View['facets'])();
+      return options;
+    },
     summary,
   };
   rowsOfView.set(view, n);
