@@ -50,6 +50,12 @@ interface PooledRow {
   version: number;
   /** The store's generation when filled (a reload puts other rows at the same indices). */
   generation: number;
+  /**
+   * Per cell, the text it shows (what it is made from): a row filled with another row leaves the
+   * cells of the same text alone (most badges and dates after a keystroke), so the frame restyles
+   * and lays out only what changed.
+   */
+  texts: (string | undefined)[];
 }
 
 /** Maps between scrollTop and the virtual (unscaled) offset of the rows. */
@@ -235,7 +241,9 @@ export class VirtualTable {
     const first = Math.max(0, Math.floor(virtualTop / ROW_HEIGHT) - OVERSCAN);
     const visible = Math.ceil(this.viewport / ROW_HEIGHT) + 1;
     const last = Math.min(n, Math.floor(virtualTop / ROW_HEIGHT) + visible + OVERSCAN);
-    const size = Math.min(MAX_POOL, Math.max(1, visible + 2 * OVERSCAN));
+    // Rounded up to 8 rows: a grid a scrollbar shorter or taller (the rows found gain or lose their
+    // sideways scroll) keeps its pool, instead of every row being filled again in the same frame.
+    const size = Math.min(MAX_POOL, Math.ceil(Math.max(1, visible + 2 * OVERSCAN) / 8) * 8);
     if (size !== this.pool.length) this.resizePool(size);
 
     const focused = this.host.focusedIndex();
@@ -295,7 +303,7 @@ export class VirtualTable {
       });
       element.style.display = 'none';
       this.spacer.append(element);
-      this.pool.push({ element, cells, pos: -1, index: -1, version: -1, generation: -1 });
+      this.pool.push({ element, cells, pos: -1, index: -1, version: -1, generation: -1, texts: [] });
     }
     while (this.pool.length > size) this.pool.pop()!.element.remove();
     for (const row of this.pool) row.pos = -1;
@@ -311,7 +319,13 @@ export class VirtualTable {
     e.setAttribute('aria-rowindex', String(pos + 2));
     e.classList.toggle('odd', pos % 2 === 1);
     const store = this.host.store;
-    this.columns.forEach((c, j) => fillCell(row.cells[j]!, c, store, index));
+    this.columns.forEach((c, j) => {
+      // A cell's content follows from its column and text alone (fillCell).
+      const raw = store.cell(index, c);
+      if (row.texts[j] === raw) return;
+      row.texts[j] = raw;
+      fillCell(row.cells[j]!, c, store, index, raw);
+    });
   }
 
   private onKeyDown(e: KeyboardEvent): void {
@@ -329,8 +343,7 @@ export class VirtualTable {
 }
 
 /** One cell's content, always as text (record fields come from strangers). */
-function fillCell(cell: HTMLDivElement, c: ColumnId, store: RowStore, index: number): void {
-  const raw = store.cell(index, c);
+function fillCell(cell: HTMLDivElement, c: ColumnId, store: RowStore, index: number, raw: string): void {
   const text = revealBidi(raw);
   if (BADGE_COLUMNS.has(c)) {
     cell.replaceChildren(badge(c, text));

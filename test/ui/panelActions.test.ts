@@ -107,6 +107,30 @@ describe('panel and tree actions in the browser', () => {
     await runCommand(wb.page, 'View: Revert and Close Editor');
   });
 
+  it('a search fills the rows it shows anew, leaving alone the cells whose text stays (a keystroke lays out only what changed)', async () => {
+    const frame = await openPanel('Actions Org', 'Last 30 days');
+    const summary = frame.locator('[data-testid="summary-rows"]');
+    const total = await summary.getAttribute('data-value');
+    // Every cell's content as it is now, marked.
+    await frame.locator('.row:visible .cell').evaluateAll((els) => els.forEach((e) => e.firstChild && Object.assign(e.firstChild, { kept: true })));
+    const before = await frame.locator('.row:visible').evaluateAll((els) => els.map((e) => e.getAttribute('data-index')));
+    const source = (await frame.locator('.row:visible [data-column="source"]').nth(3).innerText()).trim();
+    await frame.locator('[data-testid="search"]').fill(source);
+    await frame.locator(`[data-testid="summary-rows"]:not([data-value="${total}"])`).waitFor({ timeout: 10_000 });
+    const after = await frame.locator('.row:visible').evaluateAll((els) =>
+      els.map((e) => ({ index: e.getAttribute('data-index'), cells: [...e.querySelectorAll('.cell')].map((c) => ({ text: c.textContent ?? '', kept: (c.firstChild as { kept?: boolean } | null)?.kept === true })) })),
+    );
+    assert.ok(after.length > 0 && after.some((r, k) => r.index !== before[k]), 'other rows are shown');
+    // Each row shown is one the search found, its cells filled for it (kept or new).
+    for (const r of after) assert.ok(r.cells.some((c) => c.text.toLowerCase().includes(source.toLowerCase())), `row ${r.index}: ${r.cells.map((c) => c.text).join(' | ')}`);
+    // Of the rows now shown where another row was, the cells of the same text as before.
+    const cells = after.filter((r, k) => r.index !== before[k]).flatMap((r) => r.cells);
+    const kept = cells.filter((c) => c.kept).length;
+    assert.ok(kept > 0 && kept < cells.length, `cells of rows filled anew left as they were: ${kept} of ${cells.length}`);
+    await frame.locator('[data-testid="search"]').fill('');
+    await summary.and(frame.locator(`[data-value="${total}"]`)).waitFor();
+  });
+
   it('a row clicked then Ctrl+A at once: the details pane shows that row, not "Loading…" for ever', async () => {
     const frame = await openPanel('Actions Org', 'Last 30 days');
     const row = frame.locator('.row:visible').nth(2);

@@ -109,14 +109,7 @@ export class SearchIndex {
       }
       const m = seg.matches(q);
       if (seg.hits === 0) continue;
-      const plan = seg.hitColumns(m);
-      for (let j = first; j < k; j++) {
-        const i = rows[j]!;
-        if (seg.rowHit(i - seg.from, m, plan)) {
-          mask[i] = 1;
-          out[o++] = i;
-        }
-      }
+      o = seg.pickRows(rows, first, k, m, seg.hitColumns(m), mask, out, o);
     }
     return out.slice(0, o);
   }
