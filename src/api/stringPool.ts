@@ -53,12 +53,25 @@ export class StringPool {
     this.strings.clear();
     this.signatureLists.clear();
     this.byFirst.clear();
+    this.buckets = 0;
   }
 
   /** Shared lists by their first signature's domain, then selector (at most PER_BUCKET each). */
   private readonly byFirst = new Map<string, Map<string, (readonly DkimEntry[])[]>>();
+  /**
+   * Buckets in byFirst (a domain and a selector each), at most LIST_MAX: a response of one domain
+   * and a million selectors held an entry per selector until it was read.
+   */
+  private buckets = 0;
   /** Lists past a full bucket, by a key of every value (Each value with its length before it). */
   private readonly signatureLists = new Map<string, readonly DkimEntry[]>();
+  /** Lists held to be shared (tests: they stay bounded). */
+  get listsHeld(): number {
+    let n = this.signatureLists.size;
+    for (const selectors of this.byFirst.values()) for (const bucket of selectors.values()) n += bucket.length;
+    return n;
+  }
+
   /** The list given last: rows often sign as the row before. */
   private lastList: readonly DkimEntry[] = NO_SIGNATURES;
 
@@ -82,11 +95,16 @@ export class StringPool {
     }
     let shared: readonly DkimEntry[] | undefined;
     if (!bucket || bucket.length < PER_BUCKET) {
-      if (!selectors) {
-        if (this.byFirst.size >= LIST_MAX) this.byFirst.clear();
-        this.byFirst.set(first.domain, (selectors = new Map()));
+      if (!bucket && this.buckets >= LIST_MAX) {
+        this.byFirst.clear();
+        this.buckets = 0;
+        selectors = undefined;
       }
-      if (!bucket) selectors.set(first.selector, (bucket = []));
+      if (!selectors) this.byFirst.set(first.domain, (selectors = new Map()));
+      if (!bucket) {
+        selectors.set(first.selector, (bucket = []));
+        this.buckets++;
+      }
       bucket.push((shared = this.frozen(list)));
     } else {
       // A domain and selector with many ways of signing: by key.
@@ -145,7 +163,10 @@ const POOL_MAX = 1 << 20;
  * engine such strings are merely not shared.
  */
 const ALREADY_SHARED = 10;
-/** At most this many shared lists of each kind (a response of all-distinct lists keeps no second copy of them all). */
+/**
+ * At most this many buckets of lists by first signature, and lists by key (a response of
+ * all-distinct lists keeps no second copy of them all).
+ */
 const LIST_MAX = 1 << 16;
 /** Lists of one first domain and selector looked through before the others go by key. */
 const PER_BUCKET = 16;

@@ -294,6 +294,17 @@ describe('api schema: rows', () => {
     for (const [i, r] of records.entries()) assert.equal(JSON.stringify(rawOf(r)), JSON.stringify(corpus[i]), `row ${i} as text`);
   });
 
+  it('a response of one DKIM domain and a million selectors holds a bounded number of lists to share, and still shares them', () => {
+    const pool = new StringPool();
+    const list = (k: number): DkimEntry[] => [{ selector: `selector-${k}`, domain: 'one.example', result: 'pass' }];
+    for (let k = 0; k < 200_000; k++) pool.signatures(list(k));
+    assert.ok(pool.listsHeld <= 1 << 16, `lists held: ${pool.listsHeld}`);
+    const a = pool.signatures(list(199_999));
+    pool.signatures(list(3));
+    assert.equal(pool.signatures(list(199_999)), a, 'a list given again is the one shared');
+    assert.deepEqual(a, list(199_999));
+  });
+
   it('validates in chunks that yield to the event loop', async () => {
     const rows = JSON.parse(JSON.stringify(generateDay(ORGANIZATIONS[0]!, 20_000, 1, 12_000))) as unknown[];
     const { result: res, ticks } = await withTicks(() => normaliseRows(rows, { chunkRows: 1000 }));
