@@ -184,6 +184,3 @@ function sameSignatures(a: readonly DkimEntry[], b: readonly DkimEntry[]): boole
   }
   return true;
 }
-
-
-

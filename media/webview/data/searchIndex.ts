@@ -109,7 +109,14 @@ export class SearchIndex {
       }
       const m = seg.matches(q);
       if (seg.hits === 0) continue;
-      o = seg.pickRows(rows, first, k, m, seg.hitColumns(m), mask, out, o);
+      const plan = seg.hitColumns(m);
+      for (let j = first; j < k; j++) {
+        const i = rows[j]!;
+        if (seg.rowHit(i - seg.from, m, plan)) {
+          mask[i] = 1;
+          out[o++] = i;
+        }
+      }
     }
     return out.slice(0, o);
   }

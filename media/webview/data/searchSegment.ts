@@ -166,45 +166,6 @@ export class Segment {
     return false;
   }
 
-  /**
-   * Of rows[first … end) (ascending, all of this segment), those with a hit (rowHit) are set in
-   * `mask` and written to `out` from `o`; gives the new `o`. One loop with the plan's columns in a
-   * typed array (a keystroke narrowing a million rows reads each row's cells here).
-   */
-  pickRows(rows: Uint32Array, first: number, end: number, m: Uint8Array, plan: HitPlan, mask: Uint8Array, out: Uint32Array, o: number): number {
-    if (plan.every) {
-      for (let j = first; j < end; j++) {
-        const i = rows[j]!;
-        mask[i] = 1;
-        out[o++] = i;
-      }
-      return o;
-    }
-    const ids = this.ids;
-    const from = this.from;
-    const cols = Int32Array.from(plan.cols);
-    const nc = cols.length;
-    const c0 = nc > 0 ? cols[0]! : 0;
-    for (let j = first; j < end; j++) {
-      const i = rows[j]!;
-      const base = (i - from) * NCOL;
-      let hit = nc > 0 && m[ids[base + c0]!] === 1;
-      for (let c = 1; c < nc && !hit; c++) hit = m[ids[base + cols[c]!]!] === 1;
-      if (!hit && plan.extras) hit = this.extraHit(i - from, m);
-      if (hit) {
-        mask[i] = 1;
-        out[o++] = i;
-      }
-    }
-    return o;
-  }
-
-  private extraHit(r: number, m: Uint8Array): boolean {
-    const ex = this.extraIds;
-    for (let k = this.extraStart[r]!, end = this.extraStart[r + 1]!; k < end; k++) if (m[ex[k]!]) return true;
-    return false;
-  }
-
   /** Character bits (and lowercase copies of non-ASCII texts that need one) for every string. */
   prepare(): void {
     const n = this.dict.length;
