@@ -12,6 +12,7 @@ import { ApiError, describeApiError } from '../api';
 import type { DmarcRecord } from '../api/types';
 import { previousPeriod } from '../advice/compare';
 import type { RecordScope, RecordStore } from '../records/recordStore';
+import { rowsWithin } from '../records/rangeEntries';
 import type { HostMessage } from '../shared/protocol';
 import { RowSender } from './rowSender';
 import type { Busy } from '../shared/busy';
@@ -95,8 +96,10 @@ export class PreviousRows {
       if (seq !== this.seq || !this.alive()) return;
       const s = prev.start.getTime();
       const e = prev.end.getTime();
-      // The store's answer may cover a wider range it holds: only the previous period's rows.
-      const rows = result.records.filter((r) => r.dateMs >= s && r.dateMs <= e && (source === undefined || r.source === source));
+      // Only the previous period's rows (the store's answer is sorted and inside it: kept as it
+      // is unless a source is asked for), filtered a slice at a time.
+      const rows = await rowsWithin(result.records, s, e, source);
+      if (seq !== this.seq || !this.alive()) return;
       this.held = rows;
       await this.sender.finish(rows);
     } catch (err) {

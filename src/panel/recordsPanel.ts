@@ -22,6 +22,7 @@ import { PanelStatus } from './panelStatus';
 import { escapeHtml, panelHtml } from './panelHtml';
 import { identityOf, type PanelTarget } from './panelIdentity';
 import { wakeSignal, type Busy } from '../shared/busy';
+import { rowsWithin } from '../records/rangeEntries';
 import { englishCount } from '../ui/counted';
 
 export type { PanelTarget } from './panelIdentity';
@@ -302,8 +303,8 @@ export class RecordsPanel implements vscode.Disposable {
         records = sender.records as DmarcRecord[];
       } else {
         // The fetch's result covers the flight's range, which may be wider than this panel's.
-        const inRange = first.whole ? data.records.filter((r) => r.dateMs >= s && r.dateMs <= e) : data.records;
-        records = source !== undefined ? inRange.filter((r) => r.source === source) : inRange;
+        // The store's view is inside the range and sorted; the body's rows are in server order.
+        records = first.whole ? data.records.filter((r) => r.dateMs >= s && r.dateMs <= e && (source === undefined || r.source === source)) : await rowsWithin(data.records, s, e, source);
       }
       const samples = data.rejected.samples.map((x) => `#${x.index} ${x.reason}`).join('; ');
       if (data.rejected.count === 1) notices.push(vscode.l10n.t('1 malformed row in the response was left out: {0}', samples));

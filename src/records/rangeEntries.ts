@@ -34,8 +34,11 @@ let nextSeq = 0;
 const SORT_RUN = 32_768;
 const byDate = (a: DmarcRecord, b: DmarcRecord): number => a.dateMs - b.dateMs;
 const tick = (): Promise<void> => new Promise((r) => setImmediate(r));
-/** Rows a loop over the records goes through before it yields (~5 ms). */
-const SLICE = 1 << 18;
+/**
+ * Rows a loop over the records goes through before it yields: ~5–10 ms over a million rows
+ * scattered in the heap (a quarter of a million took 20–70 ms in the extension host at 1M rows).
+ */
+const SLICE = 1 << 16;
 
 /**
  * The records by date (ties in their order), as one stable sort would give them, without holding
@@ -65,6 +68,26 @@ export async function sortByDate(records: readonly DmarcRecord[]): Promise<Dmarc
     for (let k = a; k < b; k++) out[k] = records[order[k]!]!;
   });
   return out;
+}
+
+/**
+ * The rows of `records` (sorted by date) with from <= dateMs <= to and, if given, of `source`,
+ * without holding the event loop: when the first and the last row are inside and no source is
+ * asked for, `records` itself (a store's view is a fresh array already inside its range); else a
+ * filter a slice at a time (a million rows filtered at once blocked the extension host ~200 ms).
+ */
+export async function rowsWithin(records: DmarcRecord[], from: number, to: number, source?: string): Promise<DmarcRecord[]> {
+  const n = records.length;
+  const inside = (r: DmarcRecord): boolean => r.dateMs >= from && r.dateMs <= to;
+  if (source === undefined && (n === 0 || (inside(records[0]!) && inside(records[n - 1]!)))) return records;
+  const kept: DmarcRecord[] = [];
+  await sliced(n, (a, b) => {
+    for (let i = a; i < b; i++) {
+      const r = records[i]!;
+      if (inside(r) && (source === undefined || r.source === source)) kept.push(r);
+    }
+  });
+  return kept;
 }
 
 /** fn(from, to) over [0, n) in slices, yielding the event loop before each. */

@@ -3,7 +3,7 @@
 // way exactly the order of one stable sort.
 import { strict as assert } from 'node:assert';
 import type { DmarcRecord } from '../../src/api/types';
-import { sortByDate } from '../../src/records/rangeEntries';
+import { rowsWithin, sortByDate } from '../../src/records/rangeEntries';
 
 function rows(n: number, date: (i: number) => number): DmarcRecord[] {
   return Array.from({ length: n }, (_, i) => ({ dateMs: date(i), i }) as unknown as DmarcRecord);
@@ -37,5 +37,35 @@ describe('record store: sortByDate over every kind of date', () => {
     for (const shift of [0, 14, 28, 40]) await sameAsStableSort(rows(N, () => rnd(3) * 2 ** shift + (shift ? rnd(2) : 0)));
     // Spans of exactly 2^14 and 2^28: their top bit still orders the rows.
     for (const shift of [14, 28]) await sameAsStableSort(rows(N, () => rnd(2) * 2 ** shift));
+  });
+});
+
+describe('record store: rowsWithin (a period\'s rows out of a sorted view)', () => {
+  const day = 86_400_000;
+  const list = (n: number, from: number): DmarcRecord[] => Array.from({ length: n }, (_, i) => ({ dateMs: from + Math.floor((i * 10) / n) * day, source: i % 3 ? 'google.com' : 'outlook.com', i }) as unknown as DmarcRecord);
+
+  it('a view inside the period, no source asked for: the same array, not a copy', async () => {
+    const rows = list(200_000, 0);
+    assert.equal(await rowsWithin(rows, 0, 9 * day, undefined), rows);
+    assert.equal((await rowsWithin([], 0, day)).length, 0);
+  });
+
+  it('rows outside the period or of another source are left out, in order, over many slices', async () => {
+    const rows = list(200_000, 0);
+    const want = rows.filter((r) => r.dateMs >= 2 * day && r.dateMs <= 5 * day && r.source === 'outlook.com');
+    const got = await rowsWithin(rows, 2 * day, 5 * day, 'outlook.com');
+    assert.ok(want.length > 20_000);
+    assert.deepStrictEqual(got, want);
+    assert.deepStrictEqual(await rowsWithin(rows, 2 * day, 5 * day), rows.filter((r) => r.dateMs >= 2 * day && r.dateMs <= 5 * day));
+  });
+
+  it('lets the event loop run while it filters a million rows', async () => {
+    const rows = list(1_000_000, 0);
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 0);
+    const got = await rowsWithin(rows, 0, 9 * day, 'google.com');
+    clearInterval(timer);
+    assert.equal(got.length, rows.filter((r) => r.source === 'google.com').length);
+    assert.ok(ticks >= 3, `the event loop ran ${ticks} times meanwhile`);
   });
 });

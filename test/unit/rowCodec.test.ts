@@ -49,6 +49,21 @@ describe('rows chunk codec (host → webview)', () => {
     assert.deepStrictEqual(roundTrip(wellFormed), wellFormed);
   });
 
+  it('chunks of different sizes one after another come back whole (the encoder reuses its working arrays)', () => {
+    // Large, small, then large again: a small chunk must not carry a larger one's codes or list
+    // starts, nor a large one read a smaller one's.
+    for (const n of [3000, 1, 17, 2999, 0, 1250, 4000, 5]) {
+      const rows = Array.from({ length: n }, (_, i) => plain({
+        scalars: SCALARS.map((f, k) => `${f}-${(i * 7 + k + n) % 23}`),
+        emails: n * 10_000 + i,
+        rdns: i % 3 ? [`h${i}.${n}`] : [],
+        dkims: i % 4 === 1 ? [[`d${n}`, `s${i}`, 'pass'], [`e${i}`, 's', 'fail']] : [],
+        extras: i % 5 === 2 ? ['name', `v${i}`] : [],
+      }));
+      assert.deepStrictEqual(roundTrip(rows), rows, `${n} rows`);
+    }
+  });
+
   it('numbers: 0, fractions, 2^60, the largest double, NaN and infinities come back as they went', () => {
     const values = [0, 1, 0.5, -3, 2 ** 60, Number.MAX_VALUE, Number.MIN_VALUE, Number.NaN, Infinity, -Infinity];
     const back = roundTrip(values.map((emails) => plain({ emails })));
