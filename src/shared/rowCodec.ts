@@ -82,11 +82,14 @@ function hasLoneSurrogate(s: string): boolean {
 const SURROGATE = /[\ud800-\udfff]/;
 const NON_ASCII = /[^\x00-\x7f]/;
 
-/** Scratch space of encodeChunk, grown to the largest chunk encoded so far (~100 KB for 1,250 rows). */
+/** Scratch space of encodeChunk, grown to the largest chunk encoded so far (~100 KB for 1,250 rows), up to SCRATCH_ROWS. */
 const scratch = { rows: 0, scalars: new Uint32Array(0), starts: new Uint32Array(0), emails: new Float64Array(0) };
+/** A larger chunk (none the panel sends) gets arrays of its own, not kept. */
+const SCRATCH_ROWS = 16_384;
 
-/** Views of the scratch arrays for a chunk of `count` rows: the scalars' codes field by field, the lists' starts list by list (each starting at 0). */
-function scratchFor(count: number): { scalars: Uint32Array; starts: Uint32Array } {
+/** Views of the scratch arrays for a chunk of `count` rows: the scalars' codes field by field, the lists' starts list by list (each starting at 0), the emails. */
+function scratchFor(count: number): { scalars: Uint32Array; starts: Uint32Array; emails: Float64Array } {
+  if (count > SCRATCH_ROWS) return { scalars: new Uint32Array(SCALARS.length * count), starts: new Uint32Array(LISTS.length * (count + 1)), emails: new Float64Array(count) };
   if (count > scratch.rows) {
     scratch.rows = count;
     scratch.scalars = new Uint32Array(SCALARS.length * count);
@@ -95,7 +98,7 @@ function scratchFor(count: number): { scalars: Uint32Array; starts: Uint32Array 
   }
   const starts = scratch.starts.subarray(0, LISTS.length * (count + 1));
   for (let l = 0; l < LISTS.length; l++) starts[l * (count + 1)] = 0;
-  return { scalars: scratch.scalars.subarray(0, SCALARS.length * count), starts };
+  return { scalars: scratch.scalars.subarray(0, SCALARS.length * count), starts, emails: scratch.emails.subarray(0, count) };
 }
 
 /** Encodes `count` rows, `row(i)` giving the i-th, into one chunk (read before row(i + 1) is asked for: it may be the same object refilled). */
@@ -117,13 +120,13 @@ export function encodeChunk(count: number, row: (i: number) => RowFields): Uint8
   // the chunk's one ArrayBuffer below): 22 typed arrays allocated per chunk were, at a million
   // rows in the extension host, a third of the encoder's time (each new backing store counted as
   // external memory, which brings the next garbage collection closer).
-  const { scalars, starts } = scratchFor(count);
+  const { scalars, starts, emails } = scratchFor(count);
   const lists: number[][] = LISTS.map(() => []);
   const emailsAt = HEADER_WORDS * 4;
   for (let i = 0; i < count; i++) {
     const r = row(i);
     for (let f = 0; f < SCALARS.length; f++) scalars[f * count + i] = code(r.scalars[f] ?? '');
-    scratch.emails[i] = r.emails;
+    emails[i] = r.emails;
     for (const s of r.rdns) lists[0]!.push(code(s));
     for (const d of r.dkims) {
       if ('domain' in d) lists[1]!.push(code(d.domain), code(d.selector), code(d.result));
@@ -159,7 +162,7 @@ export function encodeChunk(count: number, row: (i: number) => RowFields): Uint8
   const buf = new ArrayBuffer(at);
   const header = new Uint32Array(buf, 0, HEADER_WORDS);
   header.set([MAGIC, VERSION, count, strings.length, units, (wellFormed ? FLAG_WELL_FORMED : 0) | (ascii ? FLAG_ASCII : 0) | (narrow ? FLAG_NARROW : 0), lists[0]!.length, lists[1]!.length, lists[2]!.length]);
-  new Float64Array(buf, emailsAt, count).set(scratch.emails.subarray(0, count));
+  new Float64Array(buf, emailsAt, count).set(emails);
   // The scalar sections lie one after another, as in the scratch array: one copy for all.
   new CodeArray(buf, scalarsAt, SCALARS.length * count).set(scalars);
   for (let l = 0; l < LISTS.length; l++) {

@@ -51,8 +51,8 @@ describe('rows chunk codec (host → webview)', () => {
 
   it('chunks of different sizes one after another come back whole (the encoder reuses its working arrays)', () => {
     // Large, small, then large again: a small chunk must not carry a larger one's codes or list
-    // starts, nor a large one read a smaller one's.
-    for (const n of [3000, 1, 17, 2999, 0, 1250, 4000, 5]) {
+    // starts, nor a large one read a smaller one's; one above the scratch's size has arrays of its own.
+    for (const n of [3000, 1, 17, 2999, 0, 20_000, 1250, 4000, 5]) {
       const rows = Array.from({ length: n }, (_, i) => plain({
         scalars: SCALARS.map((f, k) => `${f}-${(i * 7 + k + n) % 23}`),
         emails: n * 10_000 + i,
