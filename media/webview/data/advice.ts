@@ -11,7 +11,7 @@
 import { AdviceTally, type PeriodHealth, type TallyOptions } from '../../../src/advice/tally';
 import { CLASS_INDEX } from '../../../src/advice/verdict';
 import { adviceCode } from './adviceLabels';
-import type { FieldIndex } from './fieldTypes';
+import type { FieldCodes, FieldIndex } from './fieldTypes';
 import type { RecordsModel } from './query';
 import { classIndexes, NO_CLASS } from './rowClasses';
 
@@ -23,7 +23,7 @@ function codesOf(field: FieldIndex): string[] {
 }
 
 /** Single-valued fields only (these all are): a multi-valued one would have no `codes[i]` per row. */
-function single(field: FieldIndex): Uint32Array {
+function single(field: FieldIndex): FieldCodes {
   if (field.kind !== 'single') throw new Error('a single-valued field was expected');
   return field.codes;
 }

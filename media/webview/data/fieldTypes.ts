@@ -1,7 +1,12 @@
+/**
+ * A field's value codes: one byte each where its values are at most 256, two where at most 65,536
+ * (once the rows are all in: Fields.compact), four otherwise and while rows arrive.
+ */
+export type FieldCodes = Uint8Array | Uint16Array | Uint32Array;
 /** A single-valued field, dictionary-coded: row i has value dict[codes[i]]. */
-export interface SingleField { readonly kind: 'single'; readonly dict: readonly string[]; readonly codes: Uint32Array }
+export interface SingleField { readonly kind: 'single'; readonly dict: readonly string[]; readonly codes: FieldCodes }
 /** A multi-valued field (DKIM domains, rDNS names), CSR style: row i's distinct value codes are codes[start[i]] … codes[start[i+1]-1]; a row may have none. */
-export interface MultiField { readonly kind: 'multi'; readonly dict: readonly string[]; readonly start: Uint32Array; readonly codes: Uint32Array }
+export interface MultiField { readonly kind: 'multi'; readonly dict: readonly string[]; readonly start: Uint32Array; readonly codes: FieldCodes }
 export type FieldIndex = SingleField | MultiField;
 /** Per-row numeric facts. Arrays may be longer than `length`. */
 export interface Facts {
