@@ -345,7 +345,7 @@ export class RecordsModel {
       if (f & VISIBLE) out[p++] = i;
     }
     // The same rows in row order: the summary then reads the row arrays in order, not at random.
-    const summary = summarize(s, counted.subarray(0, visibleCount));
+    const summary = summarize(s, counted.subarray(0, visibleCount), fields[FACETS.indexOf('category')]!, fields[FACETS.indexOf('dmarc')]!);
     const view = lazyView(out, n, trendRows, facets, summary);
     if (nothingElse && visibleCount === n) {
       this.everyView = { version: s.version, order, view };

@@ -129,7 +129,7 @@ export class RowStore implements Facts {
     const bits = c.ascii && asciiBits(c.ascii.units, c.ascii.ends);
     const w = this.search.begin(this.length, c.count, strings, maxIds, bits);
     const seg = w.segment;
-    // Copies: the chunk's buffer (and its strings' text) is not kept.
+    // Copies: the chunk's buffer is not kept (its strings' text is: they are slices of it).
     const [starts, codes] = copyLists(c);
     const partIndex = this.parts.push({ from: this.length, seg, strings, starts, codes }) - 1;
     const emptyId = w.add('');
@@ -310,19 +310,6 @@ export class RowStore implements Facts {
   /** The position among segments() of the one holding row `index`. */
   segmentOf(index: number): number {
     return this.has(index) ? this.partOf[index]! : this.parts.length;
-  }
-
-  /** The sum of `weight[i]` per text of a column over the rows listed. */
-  sumBy(column: ColumnId, rows: Uint32Array, weight: Float64Array): Map<string, number> {
-    const { uniq, code } = this.columnCodes(column);
-    const sum = new Float64Array(uniq.length);
-    for (let k = 0; k < rows.length; k++) {
-      const i = rows[k]!;
-      if (i < code.length) sum[code[i]!]! += weight[i]!;
-    }
-    const sums = new Map<string, number>();
-    for (let g = 0; g < sum.length; g++) if (sum[g]) sums.set(uniq[g]!, sum[g]!);
-    return sums;
   }
 
   /** A column's texts, read row by row (`get(i)`). */
