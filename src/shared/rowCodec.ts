@@ -193,9 +193,11 @@ export interface RowChunk {
   /**
    * An ASCII chunk's text as it came (views into the message: read them before it is dropped),
    * string k being units[ends[k - 1] … ends[k]) clamped as `strings` has it: the webview's search
-   * takes its character bits from the bytes, much faster than from the strings.
+   * takes its character bits from the bytes, much faster than from the strings. `text` is the
+   * one string the strings were cut from (each a slice of it): the search looks for a query in it
+   * at once rather than string by string (searchText.ts).
    */
-  ascii?: { units: Uint8Array; ends: Uint32Array };
+  ascii?: { units: Uint8Array; ends: Uint32Array; text: string };
 }
 
 /** Reads a chunk; throws an Error saying what is wrong when the bytes are not one. */
@@ -238,10 +240,11 @@ export function decodeChunk(data: Uint8Array): RowChunk {
   at = align8(at + nStrings * 4);
   const u16 = ascii ? view(Uint8Array, at, units, 1) : view(Uint16Array, at, units, 2);
   const strings = new Array<string>(nStrings);
+  let text = '';
   if (wellFormed || ascii) {
     // One string for the chunk, cut at the ends (slices share it). A byte above 0x7f in an
     // "ASCII" chunk (a broken one) reads as U+FFFD, like any invalid UTF-8.
-    const all = new TextDecoder(ascii ? 'utf-8' : 'utf-16le').decode(u16);
+    const all = (text = new TextDecoder(ascii ? 'utf-8' : 'utf-16le').decode(u16));
     let prev = 0;
     for (let k = 0; k < nStrings; k++) {
       const end = Math.min(ends[k]!, units);
@@ -258,7 +261,7 @@ export function decodeChunk(data: Uint8Array): RowChunk {
       prev = end;
     }
   }
-  return { count, strings, emails, scalars, listStarts, listCodes, ...(ascii ? { ascii: { units: u16 as Uint8Array, ends } } : {}) };
+  return { count, strings, emails, scalars, listStarts, listCodes, ...(ascii ? { ascii: { units: u16 as Uint8Array, ends, text } } : {}) };
 }
 
 /** The string of `code` in a chunk ('' for a code out of range). */

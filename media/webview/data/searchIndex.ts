@@ -60,11 +60,11 @@ export class SearchIndex {
 
   /**
    * A segment for rows [from, from + count), whose string ids start with `strings` (a chunk's,
-   * with their character `bits` when known); `maxIds` bounds how many strings it will hold once
-   * the derived ones are added.
+   * with their character `bits` and the ASCII `text` they were cut from when known); `maxIds`
+   * bounds how many strings it will hold once the derived ones are added.
    */
-  begin(from: number, count: number, strings: readonly string[], maxIds = Infinity, bits?: Uint32Array): SegmentWriter {
-    const seg = new Segment(from, count, strings, maxIds, bits);
+  begin(from: number, count: number, strings: readonly string[], maxIds = Infinity, bits?: Uint32Array, text?: string): SegmentWriter {
+    const seg = new Segment(from, count, strings, maxIds, bits, text);
     this.segments.push(seg);
     return {
       segment: seg,

@@ -5,6 +5,7 @@
  */
 import { COLUMNS } from '../../../src/shared/columns';
 import { charBits, EXACT, FLAGS, LOWERED, lowerIncludes, UPPER } from './searchBits';
+import { SegmentText } from './searchText';
 
 export const NCOL = COLUMNS.length;
 
@@ -61,11 +62,14 @@ export class Segment {
     maxIds: number,
     /** The character bits of `strings`, when the chunk's bytes gave them (searchBits.ts asciiBits). */
     bits?: Uint32Array,
+    /** The one text `strings` were cut from, when ASCII (its offsets are the strings'). */
+    text?: string,
   ) {
     this.dict = strings.slice();
     if (bits && bits.length === strings.length) {
       this.bits = bits;
       this.prepared = bits.length;
+      if (text !== undefined) this.text = SegmentText.of(text, strings);
     }
     this.ids = maxIds <= 65536 ? new Uint16Array(count * NCOL) : new Uint32Array(count * NCOL);
     this.extraStart = new Uint32Array(count + 1);
@@ -80,7 +84,7 @@ export class Segment {
   bytes(): number {
     let n = this.ids.byteLength + this.extraStart.byteLength + this.bits.byteLength + this.m.byteLength;
     for (const c of this.colIds ?? []) n += c.byteLength;
-    return n;
+    return n + (this.text?.bytes() ?? 0) + (this.cased?.byteLength ?? 0);
   }
 
   /**
@@ -260,7 +264,6 @@ export class Segment {
     const want = charBits(q) & ~FLAGS;
     // One character whose bit is exact: the bits answer alone.
     const exact = !unprepared && q.length === 1 && (want & EXACT) === want;
-    let hits = 0;
     // Typing on: a longer query can only match strings the shorter one matched. Only those are
     // looked at when they were listed (at a million rows ~200 of a segment's 8,000 strings);
     // after one letter, which matches most strings, every string is, skipping the others. The
@@ -270,17 +273,32 @@ export class Segment {
     const listed = narrowing ? this.found : undefined;
     const m = narrowing ? this.m : this.m.length === n ? this.m.fill(0) : new Uint8Array(n);
     if (found.length < n) found = new Uint32Array(Math.max(n, found.length * 2));
+    const look = (id: number): boolean => {
+      if (unprepared) return lowerIncludes(dict[id]!, q);
+      const b = bits[id]!;
+      return (b & want) === want && (exact || (b >= LOWERED ? lowered.get(id)! : b & UPPER ? dict[id]!.toLowerCase() : dict[id]!).includes(q));
+    };
+    // A query of two characters or more, not narrowing: looked for in the chunk's text at once
+    // (searchText.ts), then in the strings whose lowercase differs (capitals: dates end in "Z")
+    // and the texts derived from them, which the text does not hold.
+    const text = !unprepared && !narrowing && q.length > 1 ? this.text : undefined;
+    let hits = text ? text.find(q, dict, m, found, 0) : 0;
+    if (text) {
+      const cased = this.casedIds(text.count);
+      for (let j = 0; j < cased.length; j++) {
+        const id = cased[j]!;
+        if (m[id] === 0 && look(id)) {
+          m[id] = 1;
+          found[hits++] = id;
+        }
+      }
+    }
+    const first = text ? text.count : 0;
     const count = listed ? listed.length : n;
-    for (let k = 0; k < count; k++) {
+    for (let k = first; k < count; k++) {
       const id = listed ? listed[k]! : k;
       if (narrowing && !m[id]) continue;
-      let hit: boolean;
-      if (unprepared) hit = lowerIncludes(dict[id]!, q);
-      else {
-        const b = bits[id]!;
-        hit = (b & want) === want && (exact || (b >= LOWERED ? lowered.get(id)! : b & UPPER ? dict[id]!.toLowerCase() : dict[id]!).includes(q));
-      }
-      if (hit) {
+      if (look(id)) {
         m[id] = 1;
         found[hits++] = id;
       } else if (narrowing) m[id] = 0;
@@ -292,8 +310,23 @@ export class Segment {
     return m;
   }
 
-  /** The ids the last query matched, in order (not kept for a one-letter query: most strings). */
+  /** The ids the last query matched (not kept for a one-letter query: most strings). */
   private found: Uint32Array | undefined;
+
+  /** The chunk's strings as one text (an ASCII chunk's), for queries of two characters or more. */
+  private readonly text: SegmentText | undefined;
+  private cased: Uint16Array | Uint32Array | undefined;
+
+  /** The ids below `count` (the text's strings) with capitals or other characters whose lowercase differs. */
+  private casedIds(count: number): Uint16Array | Uint32Array {
+    if (this.cased) return this.cased;
+    const bits = this.bits;
+    let c = 0;
+    for (let id = 0; id < count; id++) if (bits[id]! & FLAGS) c++;
+    const out = count <= 65536 ? new Uint16Array(c) : new Uint32Array(c);
+    for (let id = 0, j = 0; id < count; id++) if (bits[id]! & FLAGS) out[j++] = id;
+    return (this.cased = out);
+  }
 }
 
 /** Scratch space for Segment.columnIds: a byte per (string, column), zero between calls. */

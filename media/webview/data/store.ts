@@ -127,7 +127,7 @@ export class RowStore implements Facts {
     // The search's character bits of the chunk's strings, from its bytes (ASCII chunks: all the
     // API's rows, nearly): ~0.14 ms a chunk in Node, half what reading the strings takes.
     const bits = c.ascii && asciiBits(c.ascii.units, c.ascii.ends);
-    const w = this.search.begin(this.length, c.count, strings, maxIds, bits);
+    const w = this.search.begin(this.length, c.count, strings, maxIds, bits, bits ? c.ascii!.text : undefined);
     const seg = w.segment;
     // Copies: the chunk's buffer is not kept (its strings' text is: they are slices of it).
     const [starts, codes] = copyLists(c);

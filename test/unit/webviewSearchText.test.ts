@@ -1,0 +1,99 @@
+// The search over an ASCII chunk's one text (media/webview/data/searchText.ts), against a scan of
+// every cell: capitals, matches that would run across two strings, empty strings, many blocks of
+// strings, queries typed on or changed; and the chunks it is not used for.
+import { strict as assert } from 'node:assert';
+import fc from 'fast-check';
+import { COLUMNS } from '../../src/shared/columns';
+import { decodeChunk, encodeChunk, SCALARS } from '../../src/shared/rowCodec';
+import { RowStore } from '../../media/webview/data/store';
+import { SegmentText } from '../../media/webview/data/searchText';
+import { appendTuples } from '../../media/webview/data/tuples';
+
+/** ASCII only, so each chunk is searched through its text; pieces that join into other words ("ma" + "il"). */
+const word = fc.oneof(
+  fc.constantFrom('', 'ma', 'il', 'Mail', 'MAILER', 'mail.example', 'ai', 'x=y', '42', 'A-B', '10.0.0.1', '::1', 'x:Y', 'Zulu', 'l.ex', 'ample', 'pass', 'i'),
+  fc.string({ maxLength: 6, unit: fc.constantFrom(...'aAiImMlL.-=: 1') }),
+);
+
+function row(w: string[], extras: string[]): unknown[] {
+  return [w[0], w[1], w[2], w[3], w[4], w[5], w[6], [w[7], w[8]], w.length, w[9], w[10], w[11], w[12], w[13], w[14], [[w[15], w[16], w[17]]], w[18], extras];
+}
+
+function naive(store: RowStore, q: string): number[] {
+  return Array.from({ length: store.length }, (_, i) => {
+    const ex = store.extraPairs(i);
+    const cells = COLUMNS.map((c) => store.cell(i, c));
+    for (let k = 0; k < ex.length; k += 2) cells.push(`${ex[k]}=${ex[k + 1]}`);
+    return cells.some((c) => c.toLowerCase().includes(q)) ? 1 : 0;
+  });
+}
+
+describe('webview search: a query looked for in an ASCII chunk\'s text', () => {
+  it('finds what a scan of every cell finds, typed on or changed, over chunks of any size', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.array(word, { minLength: 19, maxLength: 19 }), fc.array(word, { maxLength: 3 })), { minLength: 1, maxLength: 40 }),
+        fc.integer({ min: 1, max: 40 }),
+        fc.array(fc.constantFrom('ma', 'mai', 'mail', 'ail', 'il', 'ai', 'la', 'lm', 'a.', '.e', 'le', 'e1', '1m', 'x=', '=y', 'zu', 'mail.', 'l.', '::', 'a-b', 'ss', 'am', 'mm', 'i i', 'passma'), { minLength: 1, maxLength: 6 }),
+        fc.boolean(),
+        (rows, size, queries, prepared) => {
+          const store = new RowStore();
+          for (let k = 0; k < rows.length; k += size) appendTuples(store, rows.slice(k, k + size).map(([w, e]) => row(w, e)));
+          if (prepared) while (store.search.prepareNext());
+          for (const q of queries) {
+            const got = new Uint8Array(store.length);
+            store.search.search(q, 0, store.length, got);
+            assert.deepStrictEqual([...got], naive(store, q), JSON.stringify(q));
+          }
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it('marks each string holding the query as it is, once, not a match across two strings, over many blocks', () => {
+    // 100 strings (four blocks of 32): "ab" in some, and "a" ending one with "b" starting the next.
+    const strings = Array.from({ length: 100 }, (_, k) => (k % 7 === 0 ? `x${k}ab${k}ab` : k % 5 === 0 ? `${k}a` : k % 5 === 1 ? `b${k}` : k % 11 === 0 ? '' : `y${k}`));
+    const text = SegmentText.of(strings.join(''), strings)!;
+    assert.ok(text);
+    const m = new Uint8Array(strings.length);
+    const found = new Uint32Array(strings.length);
+    const hits = text.find('ab', strings, m, found, 0);
+    const want = strings.flatMap((s, k) => (s.includes('ab') ? [k] : []));
+    assert.deepStrictEqual([...found.subarray(0, hits)], want);
+    assert.deepStrictEqual([...m], strings.map((s) => (s.includes('ab') ? 1 : 0)));
+    // Marked already: not listed twice.
+    assert.equal(text.find('ab', strings, m, found, hits), hits);
+    // Any query: the strings that hold it, the last ones too.
+    for (const q of ['b1', '9a', 'y9', 'ab9', 'y98', 'b96', 'x98ab98ab']) {
+      const k = text.find(q, strings, new Uint8Array(100), found, 0);
+      assert.deepStrictEqual([...found.subarray(0, k)], strings.flatMap((s, j) => (s.includes(q) ? [j] : [])), q);
+    }
+    // In the text only across two strings ("5a" then "b6"): in none of them.
+    assert.ok(strings.join('').includes('5ab6'));
+    assert.equal(text.find('5ab6', strings, new Uint8Array(100), found, 0), 0);
+  });
+
+  it('is not used for strings that are not their text cut in order (a broken chunk), and those are still searched right', () => {
+    assert.equal(SegmentText.of('Mail.Example', ['Mail', '', 'Ex']), undefined, 'shorter than the text');
+    assert.equal(SegmentText.of('Mail', ['Ma', 'Mail']), undefined, 'an end that went back');
+    assert.ok(SegmentText.of('', []));
+    // A chunk whose string ends go back (the decoder's strings then repeat text): the search reads the strings.
+    const chunk = encodeChunk(1, () => ({ scalars: SCALARS.map((_, k) => `w${k}mail`), emails: 1, rdns: ['host.example'], dkims: [], extras: [] }));
+    const view = new DataView(chunk.buffer, chunk.byteOffset);
+    const decoded = decodeChunk(chunk);
+    const ends = decoded.ascii!.ends;
+    // The second string's end before the first's, in the chunk's bytes: the string after it repeats text.
+    view.setUint32(ends.byteOffset - chunk.byteOffset + 4, ends[0]! - 2, true);
+    const broken = decodeChunk(chunk);
+    assert.notEqual(broken.strings.join(''), broken.ascii!.text);
+    const store = new RowStore();
+    store.appendChunk(broken);
+    while (store.search.prepareNext());
+    for (const q of ['ma', 'ail', 'host', 'w1m', 'xa']) {
+      const got = new Uint8Array(store.length);
+      store.search.search(q, 0, store.length, got);
+      assert.deepStrictEqual([...got], naive(store, q), q);
+    }
+  });
+});
