@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { rawOf } from '../../src/api/rawRow';
 import { normaliseRow } from '../../src/api/schema';
 import type { DmarcRecord, FetchResult } from '../../src/api/types';
-import { DiskCache } from '../../src/records/diskCache';
+import { DiskCache, restAfter } from '../../src/records/diskCache';
 import { asStored } from './recordStoreHelpers';
 import { ORGANIZATIONS, generateDay } from '../server/data';
 
@@ -55,6 +55,39 @@ describe('records: the disk cache on its own', () => {
     assert.equal((await cache.read('acc', 'org', 0, 100))?.result.records.length, 3);
     assert.equal(await cache.read('acc', 'org', 0, 101), undefined, 'another range');
     assert.equal(await cache.read('acc', 'other', 0, 100), undefined, 'another organization');
+  });
+
+  it('rests after each megabyte written, as long as it was told to: a large write holds the host a little at a time', async () => {
+    // ~3.5 MB of rows: three megabytes make a rest each, the rest goes at the end.
+    const many = Array.from({ length: Math.ceil((3.5 * 1048576) / (JSON.stringify(rawOf(rows[0]!)).length + 1)) }, (_, i) => rows[i % 3]!);
+    const rests: number[] = [];
+    let resting = false;
+    let linesWhileResting = -1;
+    const paced = new DiskCache(base, {
+      rest: async (ms) => {
+        rests.push(ms);
+        resting = true;
+        // Nothing more is made while it rests: the file holds no more lines after it than before.
+        const tmp = readdirSync(paced.dir).find((f) => f.endsWith('.tmp'))!;
+        const before = readFileSync(join(paced.dir, tmp), 'utf8').split('\n').length;
+        await new Promise((r) => setTimeout(r, 20));
+        linesWhileResting = readFileSync(join(paced.dir, tmp), 'utf8').split('\n').length - before;
+        resting = false;
+      },
+    });
+    await paced.write('acc', 'org', 0, 100, { ...result, records: many }, 1);
+    assert.equal(resting, false);
+    assert.equal(rests.length, 3);
+    assert.ok(rests.every((ms) => Number.isFinite(ms) && ms >= 0), rests.join());
+    assert.equal(linesWhileResting, 0);
+    assert.equal((await paced.read('acc', 'org', 0, 100))?.result.records.length, many.length);
+    // The default rest: three times the work, at most a second.
+    for (const [work, least, most] of [[0, 0, 15], [10, 28, 200], [5_000, 990, 1_500]] as const) {
+      const t0 = performance.now();
+      await restAfter(work);
+      const took = performance.now() - t0;
+      assert.ok(took >= least && took <= most, `rest after ${work} ms of work: ${took} ms`);
+    }
   });
 
   const headerCases: [string, (h: Record<string, unknown>) => unknown, string][] = [
