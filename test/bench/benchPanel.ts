@@ -52,6 +52,7 @@ import { writeBenchJson } from './bars';
 import { newResults, printSummary } from './benchSummary';
 import { addAccount, openDmarcView, runCommand } from '../ui/harness';
 import { DAYS, exportAll, fromDisk, KEY, loaded, openAsFile, openRange, ORG, readPerf, userWait } from './panelSteps';
+import { cpuWindow } from './procCpu';
 
 const repoRoot = resolve(__dirname, '../..');
 const ROWS = Number(process.env.BENCH_ROWS || 100_000);
@@ -259,7 +260,9 @@ async function main(): Promise<void> {
         // Real keys (the last clears the box: Ctrl+A, then Backspace is the keystroke timed).
         if (text === '') await page.keyboard.press('Control+A');
         const key = text === '' ? 'Backspace' : text.at(-1)!;
+        const cpu = process.env.BENCH_PHASES ? cpuWindow() : undefined;
         const { ms, inputMs, handler: compute, shown } = await userWait(frame, 'keydown', 'rowCount', () => page.keyboard.press(key));
+        const used = cpu?.();
         if ((await search.inputValue()) !== text) throw new Error(`the search box holds "${await search.inputValue()}", not "${text}"`);
         results.filterCompute.push(compute);
         results.filterInput.push(inputMs);
@@ -275,7 +278,7 @@ async function main(): Promise<void> {
         if (shown === previous && text !== '') throw new Error(`the search "${text}" did not change the rows (${shown})`);
         previous = shown;
         results.filter.push(ms);
-        keyDetail.push(`"${text}" ${Math.round(ms)} (input→frame ${Math.round(inputMs)}, handler ${Math.round(compute)}, ${shown} rows)`);
+        keyDetail.push(`"${text}" ${Math.round(ms)} (input→frame ${Math.round(inputMs)}, handler ${Math.round(compute)}, ${shown} rows${used ? `; ${used}` : ''})`);
       }
       if (process.env.BENCH_PHASES) console.log(`  keystrokes: ${keyDetail.join(', ')}`);
       if (wvInteract) console.log((await wvInteract()).replace('while loading', 'while filtering'));
