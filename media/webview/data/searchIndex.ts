@@ -88,8 +88,17 @@ export class SearchIndex {
    * shorter query found are looked at.
    */
   searchRows(q: string, rows: Uint32Array, mask: Uint8Array): Uint32Array {
-    const out = new Uint32Array(rows.length);
+    // Grown as rows are found: a typed-on query usually finds few of the rows it looks at (a
+    // million rows after a first letter: 4 MB not asked for each keystroke).
+    let out = new Uint32Array(Math.min(rows.length, 4096));
     let o = 0;
+    /** Room for `more` rows found. */
+    const room = (more: number): void => {
+      if (o + more <= out.length) return;
+      const grown = new Uint32Array(Math.min(rows.length, Math.max(o + more, out.length * 2)));
+      grown.set(out.subarray(0, o));
+      out = grown;
+    };
     let k = 0;
     const segs = this.segments;
     for (let p = 0; p < segs.length && k < rows.length; p++) {
@@ -98,6 +107,7 @@ export class SearchIndex {
       if (rows[k]! >= end) continue;
       const first = k;
       while (k < rows.length && rows[k]! < end) k++;
+      room(k - first);
       const whole = seg.wholeSegment(q);
       if (whole === 'none') continue;
       if (whole === 'all') {
@@ -118,7 +128,7 @@ export class SearchIndex {
         }
       }
     }
-    return out.slice(0, o);
+    return o === out.length ? out : out.slice(0, o);
   }
 
   /**
