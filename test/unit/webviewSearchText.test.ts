@@ -8,6 +8,8 @@ import { decodeChunk, encodeChunk, SCALARS } from '../../src/shared/rowCodec';
 import { RowStore } from '../../media/webview/data/store';
 import { SegmentText } from '../../media/webview/data/searchText';
 import { appendTuples } from '../../media/webview/data/tuples';
+import { RecordsModel } from '../../media/webview/data/query';
+import { generateRows } from '../fixtures/webview-dev/generateRows';
 
 /** ASCII only, so each chunk is searched through its text; pieces that join into other words ("ma" + "il"). */
 const word = fc.oneof(
@@ -94,6 +96,25 @@ describe('webview search: a query looked for in an ASCII chunk\'s text', () => {
       const got = new Uint8Array(store.length);
       store.search.search(q, 0, store.length, got);
       assert.deepStrictEqual([...got], naive(store, q), q);
+    }
+  });
+
+  it('warms up once, in idle time, over 40,000 rows or more, and the searches after it find what they would have', () => {
+    const rows = generateRows(45_000, 5);
+    const m = new RecordsModel();
+    for (let k = 0; k < rows.length; k += 1_250) appendTuples(m, rows.slice(k, k + 1_250));
+    const small = new RecordsModel();
+    appendTuples(small, rows.slice(0, 1_250));
+    assert.equal(small.store.search.warm(), false, 'too few rows to be worth it');
+    // A model with no warm-up, for the answers.
+    const cold = new RecordsModel();
+    for (let k = 0; k < rows.length; k += 1_250) appendTuples(cold, rows.slice(k, k + 1_250));
+    while (m.idleNext());
+    assert.equal(m.store.search.warm(), false, 'idle time ran it, once');
+    // Typed on from the warm-up's queries ("co", "ai"), or not: the same rows as without it.
+    for (const q of ['com', 'co', 'mai', 'ai', 'm', 'mi', 'goo', 'x']) {
+      const query = { search: q, facets: {}, sort: { column: 'emails' as const, descending: true } };
+      assert.deepStrictEqual([...m.compute(query).order], [...cold.compute(query).order], q);
     }
   });
 });

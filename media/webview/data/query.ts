@@ -109,7 +109,8 @@ export class RecordsModel {
    * Work for idle time once the rows are in, a step of a few milliseconds at a time (at least one,
    * more while `more()` says so): the search's character bits of the segments not prepared while
    * rows arrived (the first keystrokes otherwise lowercase every string: at a million rows "m" then
-   * "mi" took 128 and 490 ms in Node, 8 and 111 with the bits), the ranks of the cheap columns
+   * "mi" took 128 and 490 ms in Node, 8 and 111 with the bits) and its warm-up (SearchIndex.warm),
+   * the ranks of the cheap columns
    * (half a second at a million rows; a sort without them makes its own, a few tens of ms), the
    * address fields' group indexes, then the ranks of the columns with many distinct texts, then
    * the fields' codes narrowed (Fields.compact: ~50 MB less at a million rows). False when nothing
@@ -117,6 +118,7 @@ export class RecordsModel {
    */
   idleNext(more: () => boolean = () => false): boolean {
     if (this.prepareSearch(more)) return true;
+    if (this.store.search.warm()) return true;
     if (this.ranks.next(more, true)) return true;
     if (this.fields.prepareAddresses(more)) return true;
     if (this.ranks.next(more)) return true;

@@ -194,6 +194,7 @@ export class Segment {
       this.bits[id] = b;
     }
     this.prepared = n;
+    if (this.text) this.casedIds(this.text.count);
     const cols = this.columnIds();
     const all = (this.colAll = new Uint32Array(NCOL + 1));
     const any = (this.colAny = new Uint32Array(NCOL + 1));
@@ -246,6 +247,13 @@ export class Segment {
       if (every) return 'all';
     }
     return undefined;
+  }
+
+  /** Forgets the last query (a warm-up's, SearchIndex.warm): the next is not taken as typed on from it. */
+  forget(): void {
+    this.q = undefined;
+    this.found = undefined;
+    this.hits = 0;
   }
 
   /** Per string, 1 when its lowercase contains `q` (lowercase, not empty). */
