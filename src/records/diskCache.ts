@@ -146,9 +146,11 @@ export class DiskCache {
    * Stores a range, replacing any earlier copy, and removes the cached ranges strictly inside
    * it: they are older than this one and would otherwise be preferred for being narrower.
    * `between` is awaited after each megabyte written (the store: until the views are quiet again);
-   * when it says false the write is abandoned, its temporary file removed, nothing written.
+   * when it says false the write is abandoned, its temporary file removed, nothing written. The
+   * rest after each megabyte (`rest`) ends early once `hurry` settles (the store: the files are
+   * about to be cleared, or the range left memory).
    */
-  async write(accountId: string, organizationId: string, start: Date | number, end: Date | number, result: FetchResult, fetchedAt: number, between?: () => Promise<boolean>): Promise<void> {
+  async write(accountId: string, organizationId: string, start: Date | number, end: Date | number, result: FetchResult, fetchedAt: number, between?: () => Promise<boolean>, hurry?: Promise<unknown>): Promise<void> {
     const s = +start;
     const e = +end;
     await this.dropLegacy();
@@ -197,7 +199,7 @@ export class DiskCache {
               abandoned = overLimit;
               break;
             }
-            await this.rest(work);
+            await (hurry ? Promise.race([this.rest(work), hurry]) : this.rest(work));
             if (between && !(await between())) {
               abandoned = 'was abandoned';
               break;

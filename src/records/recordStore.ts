@@ -351,7 +351,7 @@ export class RecordStore {
       if (delay > 0) await Promise.race([new Promise<void>((r) => setTimeout(r, delay)), woken, dropped]);
       // Invalidated while it waited: nothing to write (the files are being cleared).
       if (!(await quiet()) || state !== this.accounts.get(scope.accountId)?.get(scope.organizationId)) return;
-      await disk.write(scope.accountId, scope.organizationId, entry.start, entry.end, entry, entry.fetchedAt, quiet);
+      await disk.write(scope.accountId, scope.organizationId, entry.start, entry.end, entry, entry.fetchedAt, quiet, Promise.race([woken, dropped]));
     })()
       .catch((err: unknown) => this.log(`disk cache write failed: ${String(err)}`))
       .finally(() => {

@@ -81,6 +81,10 @@ describe('records: the disk cache on its own', () => {
     assert.ok(rests.every((ms) => Number.isFinite(ms) && ms >= 0), rests.join());
     assert.equal(linesWhileResting, 0);
     assert.equal((await paced.read('acc', 'org', 0, 100))?.result.records.length, many.length);
+    // Told to hurry (the files are about to be cleared): rests that would never end do not hold it.
+    const stuck = new DiskCache(base, { rest: () => new Promise<void>(() => undefined) });
+    await stuck.write('acc', 'org', 0, 200, { ...result, records: many }, 1, undefined, Promise.resolve());
+    assert.equal((await stuck.read('acc', 'org', 0, 200))?.result.records.length, many.length);
     // The default rest: three times the work, at most a second.
     for (const [work, least, most] of [[0, 0, 15], [10, 28, 200], [5_000, 990, 1_500]] as const) {
       const t0 = performance.now();
