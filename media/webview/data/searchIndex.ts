@@ -31,7 +31,7 @@ export class SearchIndex {
   /** Segments before this one have their character bits. */
   private preparedUpTo = 0;
 
-  /** Whether warm() has run in this page (the engine keeps what it compiled across loads). */
+  /** Whether warm() has run for this index (not again after a reload: the engine keeps what it compiled). */
   private warmed = false;
 
   clear(): void {
@@ -40,11 +40,11 @@ export class SearchIndex {
   }
 
   /**
-   * Once a page, in idle time: two throwaway queries over the first rows, both ways a keystroke
-   * searches (every row, then the rows a shorter query found), then forgotten. The engine then
-   * has the search's code compiled and optimised before the first query typed: in Chromium, at a
-   * million rows, the first m→mi took 145–183 ms against 85–100 for the next ones, 113–145 after
-   * this (~10 ms here). False when it has run, or there are too few rows yet to be worth it.
+   * Once, in idle time: two throwaway queries over the first rows, both ways a keystroke searches
+   * (every row, then the rows a shorter query found), then forgotten. The engine then has the
+   * search's code compiled and optimised before the first query typed: in Chromium, at a million
+   * rows, a page's first m→mi took 145–218 ms against 80–100 for the next ones, 107–145 after this
+   * (~10 ms here). False when it has run, or there are too few rows yet to be worth it.
    */
   warm(): boolean {
     if (this.warmed) return false;
