@@ -110,11 +110,10 @@ export class RecordsModel {
    * more while `more()` says so): the search's character bits of the segments not prepared while
    * rows arrived (the first keystrokes otherwise lowercase every string: at a million rows "m" then
    * "mi" took 128 and 490 ms in Node, 8 and 111 with the bits) and its warm-up (SearchIndex.warm),
-   * the ranks of the cheap columns
-   * (half a second at a million rows; a sort without them makes its own, a few tens of ms), the
-   * address fields' group indexes, then the ranks of the columns with many distinct texts, then
-   * the fields' codes narrowed (Fields.compact: ~50 MB less at a million rows). False when nothing
-   * is left.
+   * the ranks of the cheap columns (half a second at a million rows; a sort without them makes its
+   * own, a few tens of ms), the address fields' group indexes, then the ranks of the columns with
+   * many distinct texts, then the fields' codes narrowed (Fields.compact: ~50 MB less at a
+   * million rows). False when nothing is left.
    */
   idleNext(more: () => boolean = () => false): boolean {
     if (this.prepareSearch(more)) return true;
