@@ -10,6 +10,7 @@ import * as l10n from '@vscode/l10n';
 import type { HostMessage } from '../../src/shared/protocol';
 import { decodeChunk, type RowChunk } from '../../src/shared/rowCodec';
 import { RowStream, type Resend } from './data/rowStream';
+import { chunkBytes, unpack } from './data/inflate';
 import type { App } from './main';
 
 type RowsMessage = Extract<HostMessage, { type: 'rows' }>;
@@ -86,20 +87,9 @@ export function decodeRows(data: unknown): RowChunk {
 
 /** The bytes of a `rows` message's data, whatever shape structured cloning gave them. */
 function bytesOf(data: unknown): Uint8Array<ArrayBuffer> {
-  if (data instanceof ArrayBuffer) return new Uint8Array(data);
-  if (ArrayBuffer.isView(data) && data.buffer instanceof ArrayBuffer) return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
-  throw new Error('the rows arrived in an unknown form');
-}
-
-/** A packed chunk's bytes (raw deflate), inflated by the browser. */
-async function unpack(data: unknown): Promise<Uint8Array> {
-  // Written to the stream directly: a Blob per chunk (registered with the browser process) was
-  // half a second of the webview's time over 100k rows in VS Code.
-  const stream = new DecompressionStream('deflate-raw');
-  const writer = stream.writable.getWriter();
-  void writer.write(bytesOf(data)).catch(() => undefined);
-  void writer.close().catch(() => undefined);
-  return new Uint8Array(await new Response(stream.readable).arrayBuffer());
+  const bytes = chunkBytes(data);
+  if (!bytes) throw new Error('the rows arrived in an unknown form');
+  return bytes;
 }
 
 /**

@@ -26,6 +26,17 @@ export interface PreviousTarget {
 
 class Missing extends Error {}
 
+/**
+ * The previous period's chunks go deflated (RowSender's `packAlways`), 2.5 times fewer bytes. Every
+ * byte posted is copied into VS Code's messages, which its protocol keeps until the other side
+ * has them; those copies outlive the extension host's young generation, and each ~64 MB of them
+ * starts a full garbage collection (external memory). With a million rows held, each of those
+ * marked a ~950 MB heap on the host's four helper threads for 1–2 s, beside the webview on two
+ * cores, and the host's event loop waited for a core (bench:panel at 1M rows: one such collection
+ * every ~5 s while Compare's rows were posted, the longest blocks 290–620 ms in them).
+ */
+const PACK_ALWAYS = true;
+
 export class PreviousRows {
   private readonly sender: RowSender;
   /** The rows held (posted, or being posted). */
@@ -47,7 +58,8 @@ export class PreviousRows {
     /** Marks the host busy while the rows are fetched and sent (the disk cache waits: src/shared/busy.ts). */
     private readonly busy?: Busy,
   ) {
-    this.sender = new RowSender((m) => (m.type === 'rows' ? this.post({ ...m, type: 'compareRows' }) : this.post(m)), alive);
+    // Deflated, all but the first chunk (PACK_ALWAYS).
+    this.sender = new RowSender((m) => (m.type === 'rows' ? this.post({ ...m, type: 'compareRows' }) : this.post(m)), alive, PACK_ALWAYS);
   }
 
   /** The rows posted, by index (tests). */

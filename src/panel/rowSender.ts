@@ -124,6 +124,12 @@ export class RowSender {
   constructor(
     private readonly post: (m: HostMessage) => PromiseLike<boolean>,
     private readonly alive: () => boolean,
+    /**
+     * Every chunk after the first goes deflated, whatever the relay and the page are doing: rows
+     * nobody watches arrive (Compare's previous period), where the fewer bytes matter and the page's
+     * inflating does not (see PreviousRows).
+     */
+    private readonly packAlways = false,
   ) {}
 
   /** The rows so far, by index. */
@@ -282,7 +288,7 @@ export class RowSender {
         this.sent += count;
         if (last) this.lastSent = true;
         // (Should zlib ever fail, the chunk goes as it is.)
-        const packed = offset > 0 && this.pageKeepsUp && this.inFlight.size >= PACK_IN_FLIGHT ? await pack(encoded).catch(() => undefined) : undefined;
+        const packed = offset > 0 && (this.packAlways || (this.pageKeepsUp && this.inFlight.size >= PACK_IN_FLIGHT)) ? await pack(encoded).catch(() => undefined) : undefined;
         if (packed) this.packedChunks++;
         if (gen !== this.generation || !this.alive()) break;
         this.posted = offset + count;

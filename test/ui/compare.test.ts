@@ -77,9 +77,11 @@ describe('records panel Compare in the browser: Δ columns, biggest drop first, 
   const recordRequests = (since: number) => server.requests.filter((r) => r.at >= since && r.path.endsWith('/dmarc-records'));
 
   before(async () => {
-    server = await startApiServer({ keys: { [KEY]: [ORG] }, rowsPerDay: 40 });
+    // 400 a day: the previous period comes in more than one chunk, all but the first deflated (src/panel/previousRows.ts).
+    server = await startApiServer({ keys: { [KEY]: [ORG] }, rowsPerDay: 400 });
     now = await wireRows(range.start, range.end);
     earlier = await wireRows(prevStart, prevEnd);
+    assert.ok(earlier.length > 2_250, `${earlier.length} rows before: three chunks or more`);
     wb = await openWorkbench({ userSettings: { 'workbench.colorTheme': 'Default Light Modern' } });
     await openDmarcView(wb.page);
     await addAccount(wb.page, { label: 'Compare', baseUrl: server.url, key: KEY, orgId: ORG, orgName: 'Compare Org' });

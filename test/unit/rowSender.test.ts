@@ -354,4 +354,24 @@ describe('row sender (host → records webview)', () => {
     assert.equal(empty.posted.length, 1);
     assert.deepStrictEqual([empty.posted[0]!.count, empty.posted[0]!.last, empty.posted[0]!.total], [0, true, 0]);
   });
+  it('deflates every chunk after the first when told to (Compare), and the rows come out the same', async () => {
+    const posted: Rows[] = [];
+    const sender = new RowSender((m) => {
+      if (m.type === 'rows') posted.push(m);
+      return Promise.resolve(true);
+    }, () => true, true);
+    const rows = records(6_000);
+    await sender.finish(rows);
+    assert.ok(posted.length >= 5, `${posted.length} chunks`);
+    assert.equal(posted[0]!.packed, undefined, 'the first goes as it is');
+    for (const m of posted.slice(1)) {
+      assert.equal(m.packed, true, `chunk at ${m.offset} packed`);
+      assert.deepEqual(chunkOf(m), chunkOf({ data: encodeRows(rows, m.offset, m.count) }), `chunk at ${m.offset}`);
+    }
+    assert.equal(posted.at(-1)!.offset + posted.at(-1)!.count, rows.length);
+    // Without the option, a webview that keeps up gets none packed.
+    const plain = harness();
+    await plain.sender.finish(rows);
+    assert.ok(plain.posted.every((m) => m.packed === undefined));
+  });
 });

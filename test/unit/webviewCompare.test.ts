@@ -19,6 +19,14 @@ import { emptyViewState } from '../../media/webview/viewState';
 import { ComparePane } from '../../media/webview/ui/comparePane';
 import { groupsToCsv } from '../../src/export/format';
 import { rec } from './adviceHelpers';
+import { deflateRawSync } from 'node:zlib';
+
+/** Resolves once `done` holds (checked every few ms, for at most 5 s). */
+async function until(done: () => boolean): Promise<void> {
+  for (const end = Date.now() + 5_000; !done(); await new Promise((r) => setTimeout(r, 5))) {
+    if (Date.now() > end) throw new Error('not settled within 5 s');
+  }
+}
 
 function rng(seed: number): () => number {
   let a = seed >>> 0;
@@ -154,6 +162,40 @@ describe('webview: Compare with the previous period', () => {
       assert.deepEqual(rising, [...rising].sort((a, b) => b - a));
     });
   }
+
+  it('reads packed chunks (deflated by the host) in the order they came, and a chunk that cannot be read fails the period', async () => {
+    const posted: WebviewMessage[] = [];
+    const changes: string[] = [];
+    const prev = new PreviousPeriod((m) => posted.push(m), () => changes.push(prev.status));
+    prev.want();
+    const packed = (from: number, to: number): Uint8Array => new Uint8Array(deflateRawSync(encodeRows(BEFORE, from, to - from), { level: 1 }));
+    // A large packed chunk, then a small plain one: the plain one waits for it.
+    prev.onRows({ load: 4, offset: 0, count: 100, total: 800, data: encodeRows(BEFORE, 0, 100), last: false });
+    prev.onRows({ load: 4, offset: 100, count: 600, total: 800, data: packed(100, 700), last: false, packed: true });
+    prev.onRows({ load: 4, offset: 700, count: 100, total: 800, data: encodeRows(BEFORE, 700, 100), last: true });
+    assert.equal(prev.model.length, 100, 'the first read at once, the rest in their turn');
+    assert.equal(prev.status, 'loading');
+    await until(() => prev.status === 'ready');
+    assert.equal(prev.model.length, BEFORE.length);
+    for (let i = 0; i < BEFORE.length; i++) assert.equal(prev.model.store.cell(i, 'source'), BEFORE[i]!.source, `row ${i}`);
+    assert.deepEqual(changes, ['ready']);
+    // A chunk that does not inflate: no half period, the switch says why, the rest of that load is not read.
+    prev.onRows({ load: 5, offset: 0, count: 100, total: 300, data: encodeRows(BEFORE, 0, 100), last: false });
+    prev.onRows({ load: 5, offset: 100, count: 100, total: 300, data: new Uint8Array([1, 2, 3, 4, 5]), last: false, packed: true });
+    prev.onRows({ load: 5, offset: 200, count: 100, total: 300, data: packed(200, 300), last: true, packed: true });
+    await until(() => prev.status === 'error');
+    await new Promise((r) => setTimeout(r, 20));
+    assert.equal(prev.status, 'error');
+    assert.match(prev.message, /^The rows could not be read: /);
+    assert.equal(prev.model.length, 0);
+    assert.deepEqual(posted, [{ type: 'compare' }], 'not asked again: it would fail again');
+    // A new load reads again.
+    prev.onRows({ load: 6, offset: 0, count: 200, total: 300, data: encodeRows(BEFORE, 0, 200), last: false });
+    prev.onRows({ load: 6, offset: 200, count: 100, total: 300, data: packed(200, 300), last: true, packed: true });
+    await until(() => prev.status === 'ready');
+    assert.equal(prev.model.length, 300);
+    assert.equal(prev.model.store.cell(299, 'ipAddress'), BEFORE[299]!.ipAddress);
+  });
 
   it('reads the days chosen on the trend day for day in the previous period', () => {
     const { prev } = previousOf(BEFORE);

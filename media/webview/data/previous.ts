@@ -7,7 +7,9 @@
  * filters; the groups are then counted by groups.ts exactly as the panel's.
  */
 import { previousPeriod } from '../../../src/advice/compare';
+import * as l10n from '@vscode/l10n';
 import { decodeChunk } from '../../../src/shared/rowCodec';
+import { chunkBytes, unpack } from './inflate';
 import type { WebviewMessage } from '../../../src/shared/protocol';
 import { RecordsModel, type Query, type View } from './query';
 import { RowStream } from './rowStream';
@@ -23,12 +25,8 @@ export interface CompareRowsMessage {
   total?: unknown;
   data?: unknown;
   last?: unknown;
-}
-
-function bytesOf(data: unknown): Uint8Array | undefined {
-  if (data instanceof ArrayBuffer) return new Uint8Array(data);
-  if (ArrayBuffer.isView(data) && data.buffer instanceof ArrayBuffer) return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
-  return undefined;
+  /** Deflated (all but the first: src/panel/previousRows.ts). */
+  packed?: unknown;
 }
 
 export class PreviousPeriod {
@@ -42,6 +40,10 @@ export class PreviousPeriod {
   private readonly stream = new RowStream();
   private asked = false;
   private memo: { key: string; view: View } | undefined;
+  /** Packed chunks being inflated, and those after them: the last one's turn. */
+  private reading: Promise<void> | undefined;
+  /** The load a chunk of which could not be read. */
+  private broken = -1;
 
   constructor(
     private readonly post: (m: WebviewMessage) => void,
@@ -77,7 +79,11 @@ export class PreviousPeriod {
     this.changed();
   }
 
-  /** One chunk of the previous period's rows; a chunk out of order asks for the rows again from the first missing. */
+  /**
+   * One chunk of the previous period's rows; a chunk out of order asks for the rows again from the
+   * first missing. A packed chunk starts inflating as it comes; chunks are read in the order they
+   * came, each once those before it are (at once when none is being inflated).
+   */
   onRows(m: CompareRowsMessage): void {
     const header = { load: typeof m.load === 'number' ? m.load : 0, offset: typeof m.offset === 'number' ? m.offset : -1, count: typeof m.count === 'number' ? m.count : 0 };
     const { take, resend } = this.stream.take(header);
@@ -85,14 +91,45 @@ export class PreviousPeriod {
       if (resend) this.post({ type: 'compareResend', load: resend.load, from: resend.from });
       return;
     }
-    const bytes = bytesOf(m.data);
-    if (!bytes) return;
+    if (m.packed !== true && !this.reading) {
+      this.read(header, chunkBytes(m.data), m);
+      return;
+    }
+    const bytes = m.packed === true ? unpack(m.data) : Promise.resolve(chunkBytes(m.data));
+    bytes.catch(() => undefined); // read (and reported) in its turn
+    const turn = (this.reading ?? Promise.resolve()).then(() => bytes).then(
+      (b) => this.read(header, b, m),
+      (err: unknown) => this.read(header, err instanceof Error ? err : new Error(String(err)), m),
+    );
+    this.reading = turn;
+    void turn.then(() => {
+      if (this.reading === turn) this.reading = undefined;
+    });
+  }
+
+  /** Reads a chunk, in its turn. The rest of a load a chunk of which could not be read is not read (asked again, it would fail again). */
+  private read(header: { load: number; offset: number }, bytes: Uint8Array | Error | undefined, m: CompareRowsMessage): void {
+    if (!bytes || (header.load === this.broken && header.offset !== 0)) return;
     if (header.offset === 0) {
+      this.broken = -1;
       this.model.clear();
       this.memo = undefined;
       this.status = 'loading';
     }
-    const chunk = decodeChunk(bytes);
+    let chunk;
+    try {
+      if (bytes instanceof Error) throw bytes;
+      chunk = decodeChunk(bytes);
+    } catch (err) {
+      // Never half a period: the rows so far are dropped, the switch says why.
+      this.broken = header.load;
+      this.model.clear();
+      this.memo = undefined;
+      this.status = 'error';
+      this.message = l10n.t('The rows could not be read: {0}', (err as Error).message);
+      this.changed();
+      return;
+    }
     this.model.appendChunk(chunk, Math.max(typeof m.total === 'number' ? m.total : 0, this.model.length + chunk.count));
     if (m.last === true) {
       this.model.classes.setSettled(true);
