@@ -33,7 +33,8 @@ class Missing extends Error {}
  * starts a full garbage collection (external memory). With a million rows held, each of those
  * marked a ~950 MB heap on the host's four helper threads for 1–2 s, beside the webview on two
  * cores, and the host's event loop waited for a core (bench:panel at 1M rows: one such collection
- * every ~5 s while Compare's rows were posted, the longest blocks 290–620 ms in them).
+ * every ~5 s while Compare's rows were posted, the longest blocks 268–599 ms in them; deflated,
+ * 100–207 ms, and the period was in after 31–36 s instead of 49–59).
  */
 const PACK_ALWAYS = true;
 
