@@ -29,6 +29,15 @@ function mainSched(): [number, number] | undefined {
   }
 }
 
+/**
+ * The heap in use, and the array buffers outside it: VS Code's copies of the messages posted to a
+ * webview are among them, and V8 starts a full garbage collection each ~64 MB they grow by.
+ */
+function memory(): { heapMB: number; arrayBuffersMB: number } {
+  const m = process.memoryUsage();
+  return { heapMB: Math.round(m.heapUsed / 1048576), arrayBuffersMB: Math.round(m.arrayBuffers / 1048576) };
+}
+
 /** Records a step in the active trace; does nothing (and costs nothing) when tracing is off. */
 export function perfMark(event: string, detail?: Record<string, number | string>): void {
   current?.mark(event, detail);
@@ -62,7 +71,7 @@ export function startPerfTrace(file: string | undefined, profileDir?: string): P
     const s = mainSched();
     const main = s && sched ? { mainRunMs: Math.round((s[0] - sched[0]) / 1e6), mainWaitMs: Math.round((s[1] - sched[1]) / 1e6) } : {};
     sched = s;
-    write({ event: 'loop', at: now, maxMs: Math.round(h.max / 1e6), heapMB: Math.round(process.memoryUsage().heapUsed / 1048576), cpuMs: Math.round((used.user + used.system) / 1000), wallMs: now - last, ...main, gcMinorMs: Math.round(gcMs.minor), gcMajorMs: Math.round(gcMs.major) });
+    write({ event: 'loop', at: now, maxMs: Math.round(h.max / 1e6), ...memory(), cpuMs: Math.round((used.user + used.system) / 1000), wallMs: now - last, ...main, gcMinorMs: Math.round(gcMs.minor), gcMajorMs: Math.round(gcMs.major) });
     gcMs.minor = gcMs.major = 0;
     last = now;
     h.reset();

@@ -94,12 +94,15 @@ async function renderBefore(url: string, first: Date, last: Date): Promise<void>
   while (!(await reader.read()).done) { /* the body is only rendered and kept */ }
 }
 
-/** A loop sample over 100 ms, with the process's CPU and its main thread's time on a core and waiting for one. */
+/**
+ * A loop sample over 100 ms, with the process's CPU and its main thread's time on a core and
+ * waiting for one, and the array buffers the host held (each ~64 MB more starts a full collection).
+ */
 // Over 100 ms, with the process's CPU time (all its threads) in that 250 ms sample (far less than
 // the sample's length: the host waited for a core), and its main thread's own.
 function cpuOf(e: { maxMs?: number }): string {
-  const d = e as { cpuMs?: number; wallMs?: number; mainRunMs?: number; mainWaitMs?: number };
-  const main = d.mainRunMs !== undefined ? `, main ran ${d.mainRunMs} waited ${d.mainWaitMs}` : '';
+  const d = e as { cpuMs?: number; wallMs?: number; mainRunMs?: number; mainWaitMs?: number; arrayBuffersMB?: number };
+  const main = `${d.mainRunMs !== undefined ? `, main ran ${d.mainRunMs} waited ${d.mainWaitMs}` : ''}${d.arrayBuffersMB !== undefined ? `, array buffers ${d.arrayBuffersMB} MB` : ''}`;
   return (e.maxMs ?? 0) > 100 && d.cpuMs !== undefined ? `(cpu ${d.cpuMs}/${d.wallMs}${main})` : '';
 }
 
@@ -165,6 +168,7 @@ async function main(): Promise<void> {
       const sum = (k: string): number => samples.reduce((a, e) => a + (e[k] ?? 0), 0);
       const hostCpu = { cpu: sum('cpuMs'), ran: sum('mainRunMs'), waited: sum('mainWaitMs'), gcMinor: sum('gcMinorMs'), gcMajor: sum('gcMajorMs') };
       const heaps = samples.map((e) => e.heapMB ?? 0);
+      const buffers = samples.map((e) => e.arrayBuffersMB ?? 0);
       results.mainRan.push(hostCpu.ran);
       results.mainWaited.push(hostCpu.waited);
       if (process.env.BENCH_PHASES) {
@@ -184,7 +188,7 @@ async function main(): Promise<void> {
         if (resends.length) console.log(`  the page asked again: ${resends.map((r) => r.replace(/@(\d+)$/, (_, t: string) => `@${Number(t) - response.at}`)).join('; ')}`);
         const loops = readPerf(perfFile).filter((e) => e.event === 'loop' && e.at >= since && (e.maxMs ?? 0) > 50);
         console.log(`  loop blocks > 50 ms: ${loops.map((e) => `${e.maxMs}@${e.at - response.at}${cpuOf(e)}`).join(' ')}`);
-        console.log(`  host until the last byte: process CPU ${(hostCpu.cpu / 1000).toFixed(1)} s; main thread on a core ${(hostCpu.ran / 1000).toFixed(1)} s, waiting for one ${(hostCpu.waited / 1000).toFixed(1)} s; paused for garbage collection ${(hostCpu.gcMinor / 1000).toFixed(1)} s (scavenges) + ${(hostCpu.gcMajor / 1000).toFixed(1)} s (the rest); heap in use ${heaps[0]} MB at the start, up to ${Math.max(...heaps)} MB`);
+        console.log(`  host until the last byte: process CPU ${(hostCpu.cpu / 1000).toFixed(1)} s; main thread on a core ${(hostCpu.ran / 1000).toFixed(1)} s, waiting for one ${(hostCpu.waited / 1000).toFixed(1)} s; paused for garbage collection ${(hostCpu.gcMinor / 1000).toFixed(1)} s (scavenges) + ${(hostCpu.gcMajor / 1000).toFixed(1)} s (the rest); heap in use ${heaps[0]} MB at the start, up to ${Math.max(...heaps)} MB; array buffers up to ${Math.max(...buffers)} MB`);
         const gcs = readPerf(perfFile).filter((e) => e.event === 'gc' && e.at >= since) as unknown as { at: number; ms: number; kind: number }[];
         console.log(`  gc pauses > 20 ms (ms@at kind): ${gcs.map((e) => `${e.ms}@${e.at - response.at}k${e.kind}`).join(' ')}`);
       }
