@@ -10,7 +10,7 @@ import * as l10n from '@vscode/l10n';
 import type { HostMessage } from '../../src/shared/protocol';
 import { decodeChunk, type RowChunk } from '../../src/shared/rowCodec';
 import { RowStream, type Resend } from './data/rowStream';
-import { chunkBytes, unpack } from './data/inflate';
+import { requireBytes, unpack } from './data/inflate';
 import type { App } from './main';
 
 type RowsMessage = Extract<HostMessage, { type: 'rows' }>;
@@ -82,14 +82,7 @@ const STREAM_IDLE_TIMEOUT_MS = 250;
 
 /** The bytes of a `rows` message, whatever shape structured cloning gave them, read as a binary chunk. */
 export function decodeRows(data: unknown): RowChunk {
-  return decodeChunk(bytesOf(data));
-}
-
-/** The bytes of a `rows` message's data, whatever shape structured cloning gave them. */
-function bytesOf(data: unknown): Uint8Array<ArrayBuffer> {
-  const bytes = chunkBytes(data);
-  if (!bytes) throw new Error('the rows arrived in an unknown form');
-  return bytes;
+  return decodeChunk(requireBytes(data));
 }
 
 /**

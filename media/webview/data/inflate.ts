@@ -10,10 +10,16 @@ export function chunkBytes(data: unknown): Uint8Array<ArrayBuffer> | undefined {
   return undefined;
 }
 
-/** A packed chunk's data, inflated. */
-export async function unpack(data: unknown): Promise<Uint8Array> {
+/** The bytes of a chunk's data; throws for anything else. */
+export function requireBytes(data: unknown): Uint8Array<ArrayBuffer> {
   const bytes = chunkBytes(data);
   if (!bytes) throw new Error('the rows arrived in an unknown form');
+  return bytes;
+}
+
+/** A packed chunk's data, inflated. */
+export async function unpack(data: unknown): Promise<Uint8Array> {
+  const bytes = requireBytes(data);
   // Written to the stream directly: a Blob per chunk (registered with the browser process) was
   // half a second of the webview's time over 100k rows in VS Code.
   const stream = new DecompressionStream('deflate-raw');
