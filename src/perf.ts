@@ -43,6 +43,26 @@ export function perfMark(event: string, detail?: Record<string, number | string>
   current?.mark(event, detail);
 }
 
+/** A step of the host's work that took longer than this (wall time) is marked `slowStep`. */
+const SLOW_STEP_MS = 40;
+
+/**
+ * The time now, to give `slowStep` when the step is done: with tracing off, 0 and nothing read.
+ * For the steps that run between two yields of the event loop (a network read parsed, a chunk
+ * encoded): the bench prints them beside the loop's long blocks, which tells a step that is long
+ * in itself from one stretched by the garbage collector or by waiting for a core.
+ */
+export function stepStart(): number {
+  return current ? performance.now() : 0;
+}
+
+/** Marks `step` when it took longer than SLOW_STEP_MS since `start` (from stepStart). */
+export function slowStep(step: string, start: number, detail?: Record<string, number | string>): void {
+  if (!current) return;
+  const ms = performance.now() - start;
+  if (ms > SLOW_STEP_MS) current.mark('slowStep', { step, ms: Math.round(ms), ...detail });
+}
+
 export function startPerfTrace(file: string | undefined, profileDir?: string): PerfTrace | undefined {
   if (!file) return undefined;
   const write = (o: object) => {
@@ -81,7 +101,8 @@ export function startPerfTrace(file: string | undefined, profileDir?: string): P
     }
   }, 250);
   timer.unref();
-  // Garbage collection pauses over 20 ms (kind: 1 minor, 2 major, 4 incremental, 8 weak callbacks).
+  // Garbage collection pauses over 20 ms, with Node's kind (perf_hooks constants NODE_PERFORMANCE_GC_*):
+  // 1 a scavenge, 4 a full collection's final pause, 8 a step of incremental marking, 16 weak callbacks.
   const gc = new PerformanceObserver((list) => {
     for (const e of list.getEntries()) {
       if ((e as unknown as { detail?: { kind?: number } }).detail?.kind === 1) gcMs.minor += e.duration;

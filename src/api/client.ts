@@ -7,6 +7,7 @@ import { version } from '../../package.json';
 import { ApiError, formatBytes, formatDuration, redact } from './errors';
 import { cancelled, discard, FINAL, httpError, networkError } from './httpErrors';
 import { RecordsBodyStream } from './body';
+import { slowStep, stepStart } from '../perf';
 import { holdReading, isThenable, type AttemptClock } from './consumerHold';
 import type { RequestSummary } from './requestLog';
 import type { DmarcRecord, FetchOptions, FetchResult, RecordsQuery } from './types';
@@ -323,7 +324,9 @@ async function readRecords(
       if (done) break;
       if (bytes === 0) options.onFirstByte?.({ status, ms: Date.now() - t0 });
       bytes += value.byteLength;
+      const step = stepStart();
       body.push(decoder.decode(value, { stream: true }));
+      slowStep('read', step, { bytes: value.byteLength });
       if (hold) {
         const h = hold;
         hold = undefined;

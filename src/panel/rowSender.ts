@@ -14,7 +14,7 @@ import { deflateRaw } from 'node:zlib';
 import type { DmarcRecord } from '../api/types';
 import type { HostMessage } from '../shared/protocol';
 import { encodeRows } from '../records/tuple';
-import { perfMark } from '../perf';
+import { perfMark, slowStep, stepStart } from '../perf';
 
 /** Rows in the first message: small, so the first rows paint at once. */
 const FIRST_CHUNK = 1_000;
@@ -282,7 +282,9 @@ export class RowSender {
         const offset = this.sent;
         const count = Math.min(offset === 0 ? FIRST_CHUNK : CHUNK, available);
         const last = this.complete && offset + count === this.rows.length;
+        const step = stepStart();
         const encoded = encodeRows(this.rows, offset, count);
+        slowStep('encode', step, { rows: count });
         const total = this.rows.length;
         const growing = !this.complete;
         this.sent += count;

@@ -94,12 +94,14 @@ async function renderBefore(url: string, first: Date, last: Date): Promise<void>
   while (!(await reader.read()).done) { /* the body is only rendered and kept */ }
 }
 
+/** Node's kinds of garbage collection pause (perf_hooks NODE_PERFORMANCE_GC_*), as src/perf.ts records them. */
+const GC_KINDS: Record<number, string> = { 1: 'scavenge', 4: 'full', 8: 'marking', 16: 'weak' };
+
 /**
- * A loop sample over 100 ms, with the process's CPU and its main thread's time on a core and
+ * A loop sample over 100 ms, with the process's CPU time (all its threads) in that 250 ms sample
+ * (far less than its length: the host waited for a core), its main thread's time on a core and
  * waiting for one, and the array buffers the host held (each ~64 MB more starts a full collection).
  */
-// Over 100 ms, with the process's CPU time (all its threads) in that 250 ms sample (far less than
-// the sample's length: the host waited for a core), and its main thread's own.
 function cpuOf(e: { maxMs?: number }): string {
   const d = e as { cpuMs?: number; wallMs?: number; mainRunMs?: number; mainWaitMs?: number; arrayBuffersMB?: number };
   const main = `${d.mainRunMs !== undefined ? `, main ran ${d.mainRunMs} waited ${d.mainWaitMs}` : ''}${d.arrayBuffersMB !== undefined ? `, array buffers ${d.arrayBuffersMB} MB` : ''}`;
@@ -190,7 +192,11 @@ async function main(): Promise<void> {
         console.log(`  loop blocks > 50 ms: ${loops.map((e) => `${e.maxMs}@${e.at - response.at}${cpuOf(e)}`).join(' ')}`);
         console.log(`  host until the last byte: process CPU ${(hostCpu.cpu / 1000).toFixed(1)} s; main thread on a core ${(hostCpu.ran / 1000).toFixed(1)} s, waiting for one ${(hostCpu.waited / 1000).toFixed(1)} s; paused for garbage collection ${(hostCpu.gcMinor / 1000).toFixed(1)} s (scavenges) + ${(hostCpu.gcMajor / 1000).toFixed(1)} s (the rest); heap in use ${heaps[0]} MB at the start, up to ${Math.max(...heaps)} MB; array buffers up to ${Math.max(...buffers)} MB`);
         const gcs = readPerf(perfFile).filter((e) => e.event === 'gc' && e.at >= since) as unknown as { at: number; ms: number; kind: number }[];
-        console.log(`  gc pauses > 20 ms (ms@at kind): ${gcs.map((e) => `${e.ms}@${e.at - response.at}k${e.kind}`).join(' ')}`);
+        console.log(`  gc pauses > 20 ms (ms@at kind): ${gcs.map((e) => `${e.ms}@${e.at - response.at} ${GC_KINDS[e.kind] ?? `kind ${e.kind}`}`).join(' ')}`);
+        // The host's own steps (a network read parsed, a chunk encoded) over 40 ms of wall time: beside
+        // the blocks above, a step long in itself, or one stretched by a collection or a wait for a core.
+        const slow = readPerf(perfFile).filter((e) => e.event === 'slowStep' && e.at >= since) as unknown as { at: number; ms: number; step: string }[];
+        console.log(`  host steps > 40 ms (ms@at step): ${slow.map((e) => `${e.ms}@${e.at - response.at} ${e.step}`).join(' ') || 'none'}`);
       }
 
       // BENCH_TRACE_USE=<file>: a Chromium trace over the sorts, group-bys and keystrokes of run 1.
