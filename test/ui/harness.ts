@@ -196,6 +196,25 @@ export async function choose(page: Page, label: string): Promise<void> {
   await untilAnswered(page, step);
 }
 
+/** Mean of R, G, B of a webview's computed page background, 0-255. */
+export async function pageBrightness(f: Frame): Promise<number> {
+  const bg = await f.locator('body').evaluate((b) => getComputedStyle(b).backgroundColor);
+  const [r, g, b] = (bg.match(/\d+/g) ?? ['0', '0', '0']).map(Number);
+  return (r! + g! + b!) / 3;
+}
+
+/**
+ * Runs Fetch Records for Date Range…: picks `orgName` when the command asks for an organization
+ * (there are several), then `range`. Does not wait for the panel.
+ */
+export async function fetchRecords(page: Page, orgName: string, range: string): Promise<void> {
+  await runCommand(page, 'DMARC: Fetch Records for Date Range…');
+  const title = page.locator('.quick-input-widget .quick-input-title');
+  await title.waitFor({ state: 'visible' });
+  if (!/^Fetch Records of /.test(await title.innerText())) await choose(page, orgName);
+  await choose(page, range);
+}
+
 /** Add Account through the command palette, the way a user does it. */
 export async function addAccount(page: Page, o: { label: string; baseUrl: string; key: string; orgId: string; orgName: string }): Promise<void> {
   await runCommand(page, 'DMARC: Add Account…');

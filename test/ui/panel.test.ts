@@ -4,17 +4,10 @@ import { fetchDmarcRecords } from '../../src/api';
 import { presetRange } from '../../src/records/dateInput';
 import { startApiServer, HOSTILE_STRINGS, type ApiServer } from '../server/server';
 import { figures, lost } from '../hostile/figures';
-import { addAccount, answer, choose, closeAllEditors, closeExport, cspViolations, findReadyPanel, findWebviewFrame, openDmarcView, openWorkbench, runCommand, tabText, waitForPanelReady, type Workbench } from './harness';
+import { addAccount, answer, closeAllEditors, closeExport, cspViolations, fetchRecords, findReadyPanel, findWebviewFrame, openDmarcView, openWorkbench, pageBrightness, runCommand, tabText, waitForPanelReady, type Workbench } from './harness';
 
 const KEY = 'ui-panel-key-4411';
 const ORG = 'org-ui-panel';
-
-/** Mean of R, G, B of the webview's computed page background, 0-255. */
-async function brightness(f: Frame): Promise<number> {
-  const bg = await f.locator('body').evaluate((b) => getComputedStyle(b).backgroundColor);
-  const [r, g, b] = (bg.match(/\d+/g) ?? ['0', '0', '0']).map(Number);
-  return (r + g + b) / 3;
-}
 
 describe('records panel in the browser', () => {
   let wb: Workbench;
@@ -30,19 +23,10 @@ describe('records panel in the browser', () => {
 
   const summaryIs = (n: number) => frame.locator(`[data-testid="summary-rows"][data-value="${n}"]`).waitFor({ timeout: 10_000 });
 
-  /** Fetch Records for an organization (picked when there are several), without waiting for the panel. */
-  async function fetchRecords(orgName: string, range: string): Promise<void> {
-    await runCommand(wb.page, 'DMARC: Fetch Records for Date Range…');
-    const title = wb.page.locator('.quick-input-widget .quick-input-title');
-    await title.waitFor({ state: 'visible' });
-    if (!/^Fetch Records of /.test(await title.innerText())) await choose(wb.page, orgName);
-    await choose(wb.page, range);
-  }
-
   /** The only editor: a new panel of `orgName` over `range`, with every row in. */
   async function openPanel(orgName = 'Panel Org', range = 'Last 30 days'): Promise<Frame> {
     await closeAllEditors(wb.page);
-    await fetchRecords(orgName, range);
+    await fetchRecords(wb.page, orgName, range);
     const f = await findWebviewFrame(wb.page, `[data-testid="records-panel"]`, 60_000);
     await waitForPanelReady(f);
     return f;
@@ -87,7 +71,7 @@ describe('records panel in the browser', () => {
     // The last row (its display position: header 1, rows from 2) is drawn, and the pool did not grow.
     await frame.locator(`.row:visible[aria-rowindex="${total + 1}"]`).waitFor({ timeout: 10_000 });
     assert.ok((await rows().count()) <= 200, 'still virtualised after scrolling');
-    assert.ok((await brightness(frame)) > 180, 'light background');
+    assert.ok((await pageBrightness(frame)) > 180, 'light background');
     // VS Code runs in English here: no bundle is handed over, and the page says it is English.
     assert.deepEqual(await frame.evaluate(() => [document.documentElement.lang, document.body.dataset.l10n]), ['en', '{}']);
     await wb.screenshot('panel-light');
@@ -306,55 +290,6 @@ describe('records panel in the browser', () => {
     await wb.screenshot('panel-hostile');
   });
 
-  it('reads in the dark theme too, with the dark tab icon', async () => {
-    frame = await openPanel();
-    // VS Code draws a webview tab's icon as the ::before background of its label, per theme.
-    const tabIcon = () => wb.page.locator('.tabs-container .tab.active .monaco-icon-label').first().evaluate((el) => getComputedStyle(el, '::before').backgroundImage);
-    const iconIs = (name: string) =>
-      wb.page.waitForFunction((n) => getComputedStyle(document.querySelector('.tabs-container .tab.active .monaco-icon-label')!, '::before').backgroundImage.includes(n), name, { timeout: 10_000 });
-    assert.match(await tabIcon(), /panel-light\.svg/, 'the light icon in the light theme');
-    const setTheme = async (name: string) => {
-      await runCommand(wb.page, 'Preferences: Color Theme');
-      await choose(wb.page, name);
-    };
-    await setTheme('Dark Modern');
-    try {
-      await frame.waitForFunction(() => {
-        const [r, g, b] = (getComputedStyle(document.body).backgroundColor.match(/\d+/g) ?? ['255', '255', '255']).map(Number);
-        return (r! + g! + b!) / 3 < 100;
-      }, undefined, { timeout: 10_000 });
-      await iconIs('panel-dark.svg');
-      await wb.screenshot('panel-dark');
-      assert.ok((await brightness(frame)) < 100, 'dark background');
-      assert.match(await tabIcon(), /panel-dark\.svg/, 'the dark icon in the dark theme');
-    } finally {
-      // The other tests read the light theme.
-      await setTheme('Light Modern');
-    }
-    await iconIs('panel-light.svg');
-  });
-  it('Cancel on the progress notification stops the fetch and closes the panel it opened', async () => {
-    await closeAllEditors(wb.page);
-    const tabs = wb.page.locator('.tab', { hasText: 'Panel Org ·' });
-    const before = await tabs.count();
-    server.setFaults({ latencyMs: 15_000 });
-    try {
-      server.resetRequests();
-      await fetchRecords('Panel Org', 'Last 90 days');
-      // The panel is open (loading) while the notification shows the fetch.
-      await wb.page.waitForFunction((n) => [...document.querySelectorAll('.tab')].filter((t) => t.textContent?.includes('Panel Org ·')).length > n, before, { timeout: 30_000 });
-      const toast = wb.page.locator('.notification-toast', { hasText: 'Fetching DMARC records for Panel Org' });
-      await toast.waitFor({ state: 'visible', timeout: 30_000 });
-      await toast.getByRole('button', { name: 'Cancel' }).click();
-      await wb.page.waitForFunction((n) => [...document.querySelectorAll('.tab')].filter((t) => t.textContent?.includes('Panel Org ·')).length === n, before, { timeout: 30_000 });
-      await toast.waitFor({ state: 'hidden', timeout: 30_000 });
-      assert.equal(server.requests.filter((r) => r.path === '/api/public/dmarc-records').length, 1, 'one request, given up');
-      assert.equal(await wb.page.locator('.notification-toast', { hasText: /error|could not/i }).count(), 0, 'a cancel is not an error');
-    } finally {
-      server.setFaults({});
-    }
-  });
-
   it('shows rows while the body is still arriving, counted live and usable, then every row exactly; a body that breaks off keeps its rows, marked incomplete', async function () {
     this.timeout(120_000);
     /** The rows the server has for the range of the last records request, fetched afresh here. */
@@ -367,7 +302,7 @@ describe('records panel in the browser', () => {
     server.setFaults({ bodyStallMs: 6000 });
     try {
       server.resetRequests();
-      await fetchRecords('Panel Org', 'Last 90 days');
+      await fetchRecords(wb.page, 'Panel Org', 'Last 90 days');
       frame = await findWebviewFrame(wb.page, '[data-testid="records-panel"]', 60_000);
       // The server holds the rest of the body back for 6 s: rows are on screen before it ends.
       await rows().first().waitFor({ state: 'visible', timeout: 5000 });
@@ -401,7 +336,7 @@ describe('records panel in the browser', () => {
       await closeAllEditors(wb.page);
       server.setFaults({ resetMidBody: true });
       const day = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10);
-      await fetchRecords('Panel Org', 'Custom range…');
+      await fetchRecords(wb.page, 'Panel Org', 'Custom range…');
       await answer(wb.page, day(200));
       await answer(wb.page, day(110));
       frame = await findWebviewFrame(wb.page, '[data-testid="records-panel"]', 60_000);

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import type { Frame } from 'playwright-core';
 import { startApiServer, type ApiServer } from '../server/server';
-import { addAccount, choose, closeAllEditors, findWebviewFrame, openDmarcView, openWorkbench, runCommand, tabText, waitForPanelReady, type Workbench } from './harness';
+import { addAccount, choose, closeAllEditors, fetchRecords, findWebviewFrame, openDmarcView, openWorkbench, runCommand, tabText, waitForPanelReady, type Workbench } from './harness';
 
 const KEY = 'ui-actions-key-7c20';
 const ORG = 'org-ui-actions';
@@ -24,11 +24,7 @@ describe('panel and tree actions in the browser', () => {
 
   async function openPanel(orgName: string, range: string): Promise<Frame> {
     await closeAllEditors(wb.page);
-    await runCommand(wb.page, 'DMARC: Fetch Records for Date Range…');
-    const title = wb.page.locator('.quick-input-widget .quick-input-title');
-    await title.waitFor({ state: 'visible' });
-    if (!/^Fetch Records of /.test(await title.innerText())) await choose(wb.page, orgName);
-    await choose(wb.page, range);
+    await fetchRecords(wb.page, orgName, range);
     const f = await findWebviewFrame(wb.page, '[data-testid="records-panel"]', 60_000);
     await waitForPanelReady(f);
     return f;
