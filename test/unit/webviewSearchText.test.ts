@@ -38,10 +38,13 @@ describe('webview search: a query looked for in an ASCII chunk\'s text', () => {
         fc.integer({ min: 1, max: 40 }),
         fc.array(fc.constantFrom('ma', 'mai', 'mail', 'ail', 'il', 'ai', 'la', 'lm', 'a.', '.e', 'le', 'e1', '1m', 'x=', '=y', 'zu', 'mail.', 'l.', '::', 'a-b', 'ss', 'am', 'mm', 'i i', 'passma'), { minLength: 1, maxLength: 6 }),
         fc.boolean(),
-        (rows, size, queries, prepared) => {
+        fc.boolean(),
+        (rows, size, queries, prepared, paired) => {
           const store = new RowStore();
           for (let k = 0; k < rows.length; k += size) appendTuples(store, rows.slice(k, k + size).map(([w, e]) => row(w, e)));
           if (prepared) while (store.search.prepareNext());
+          // The letter-pair filters (idle time once the rows are in): blocks without a query's pairs are not looked in.
+          if (paired) while (store.search.pairsNext());
           for (const q of queries) {
             const got = new Uint8Array(store.length);
             store.search.search(q, 0, store.length, got);
@@ -74,6 +77,33 @@ describe('webview search: a query looked for in an ASCII chunk\'s text', () => {
     // In the text only across two strings ("5a" then "b6"): in none of them.
     assert.ok(strings.join('').includes('5ab6'));
     assert.equal(text.find('5ab6', strings, new Uint8Array(100), found, 0), 0);
+  });
+
+  it('with the letter-pair filter, finds the same strings in the blocks that have the query\'s pairs, and none elsewhere', () => {
+    // 1,000 strings (16 blocks of 64): "Mi" (a capital) only in block 3, "mi" in blocks 5 and 15
+    // (its last, short one), "xmi" across two strings ("x" + "mi…"), and letters elsewhere that
+    // hold m and i apart ("m-i", "im").
+    const strings = Array.from({ length: 1000 }, (_, k) =>
+      k === 200 ? 'aMix' : k === 330 ? 'mi.example' : k === 999 ? 'zmi' : k === 700 ? 'x' : k === 701 ? 'mia' : k % 3 === 0 ? `m-i${k}` : k % 3 === 1 ? `im${k}` : '',
+    );
+    const plain = SegmentText.of(strings.join(''), strings)!;
+    const paired = SegmentText.of(strings.join(''), strings)!;
+    paired.buildPairs();
+    assert.ok(paired.paired && !plain.paired);
+    assert.ok(paired.bytes() > plain.bytes(), 'the filter counts in its bytes');
+    for (const q of ['mi', 'mia', 'mi.e', 'xmi', 'zmi', 'im99', 'm-i3', '-i', 'i9', 'ix', 'qq', 'example', 'a']) {
+      const want = strings.flatMap((s, j) => (s.includes(q) ? [j] : []));
+      for (const text of [plain, paired]) {
+        const found = new Uint32Array(1000);
+        const m = new Uint8Array(1000);
+        const k = text.find(q, strings, m, found, 0);
+        assert.deepStrictEqual([...found.subarray(0, k)], want, `${q} (${text.paired ? 'filtered' : 'whole text'})`);
+      }
+    }
+    // Made twice: the same filter.
+    const before = paired.bytes();
+    paired.buildPairs();
+    assert.equal(paired.bytes(), before);
   });
 
   it('is not used for strings that are not their text cut in order (a broken chunk), and those are still searched right', () => {

@@ -39,6 +39,8 @@ export interface Query {
 export interface Timings {
   sortMs: number;
   filterMs: number;
+  /** The last compute's search (searchMask), part of filterMs. */
+  searchMs: number;
 }
 
 interface ActiveFacet {
@@ -72,7 +74,7 @@ export class RecordsModel {
   private readonly rowOrder = new RowOrderView();
   private flagsBuf = new Uint8Array(0);
   private markBuf = new Uint8Array(0);
-  readonly timings: Timings = { sortMs: 0, filterMs: 0 };
+  readonly timings: Timings = { sortMs: 0, filterMs: 0, searchMs: 0 };
 
   get length(): number {
     return this.store.length;
@@ -112,16 +114,13 @@ export class RecordsModel {
    * "mi" took 128 and 490 ms in Node, 8 and 111 with the bits) and its warm-up (SearchIndex.warm),
    * the ranks of the cheap columns (half a second at a million rows; a sort without them makes its
    * own, a few tens of ms), the address fields' group indexes, then the ranks of the columns with
-   * many distinct texts, then the fields' codes narrowed (Fields.compact: ~50 MB less at a
-   * million rows). False when nothing is left.
+   * many distinct texts, the fields' codes narrowed (Fields.compact: ~50 MB less at a million
+   * rows), the search's letter-pair filters (searchText.ts). False when nothing is left.
    */
   idleNext(more: () => boolean = () => false): boolean {
-    if (this.prepareSearch(more)) return true;
-    if (this.store.search.warm()) return true;
-    if (this.ranks.next(more, true)) return true;
-    if (this.fields.prepareAddresses(more)) return true;
-    if (this.ranks.next(more)) return true;
-    return this.fields.compact(more);
+    if (this.prepareSearch(more) || this.store.search.warm() || this.ranks.next(more, true)) return true;
+    if (this.fields.prepareAddresses(more) || this.ranks.next(more) || this.fields.compact(more)) return true;
+    return this.store.search.pairsNext(more);
   }
 
   /**
@@ -247,6 +246,7 @@ export class RecordsModel {
     const n = s.length;
     let t0 = performance.now();
     const found = this.searchMask(query.search);
+    this.timings.searchMs = performance.now() - t0;
     const gmask = groupMask(this.fields, n, query.groups);
     const nothingElse = !gmask && !query.days && !FACETS.some((id) => query.facets[id]?.length);
     if ((!found || found.rows.length === n) && nothingElse) return this.everyRowView(t0, query.sort);

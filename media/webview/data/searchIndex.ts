@@ -30,6 +30,8 @@ export class SearchIndex {
   private segments: Segment[] = [];
   /** Segments before this one have their character bits. */
   private preparedUpTo = 0;
+  /** Segments before this one have their text's letter-pair filter (or have no text). */
+  private pairedUpTo = 0;
 
   /** Whether warm() has run for this index (not again after a reload: the engine keeps what it compiled). */
   private warmed = false;
@@ -37,6 +39,7 @@ export class SearchIndex {
   clear(): void {
     this.segments = [];
     this.preparedUpTo = 0;
+    this.pairedUpTo = 0;
   }
 
   /**
@@ -87,6 +90,23 @@ export class SearchIndex {
       seg.prepare();
       work++;
     }
+    return work > 0;
+  }
+
+  /**
+   * The letter-pair filters (searchText.ts) of the next segments, eight at most a step (idle
+   * time once the rows are in: ~0.1 ms a segment), while `more()` says so. False when none was
+   * left to make.
+   */
+  pairsNext(more: () => boolean = () => false): boolean {
+    const segs = this.segments;
+    let work = 0;
+    do {
+      let step = 0;
+      while (this.pairedUpTo < segs.length && step < 8) if (segs[this.pairedUpTo++]!.preparePairs()) step++;
+      work += step;
+      if (step === 0) break;
+    } while (more());
     return work > 0;
   }
 

@@ -249,6 +249,13 @@ export class Segment {
     return undefined;
   }
 
+  /** Makes its text's letter-pair filter (searchText.ts; idle time). False when there was nothing to make. */
+  preparePairs(): boolean {
+    if (!this.text || this.text.paired) return false;
+    this.text.buildPairs();
+    return true;
+  }
+
   /** Forgets the last query (a warm-up's, SearchIndex.warm): the next is not taken as typed on from it. */
   forget(): void {
     this.q = undefined;
