@@ -307,6 +307,7 @@ class App {
     if (kind === 'sort') perf.lastSortMs = ms;
     else {
       perf.lastFilterMs = ms;
+      perf.lastSearchMs = Math.round(this.model.timings.searchMs * 10) / 10;
       if (this.announceTimer) clearTimeout(this.announceTimer);
       this.announceTimer = window.setTimeout(() => (this.announcer.textContent = l10n.t('{0} of {1}', plural(this.view.order.length, l10n.t('row'), l10n.t('rows')), formatCount(this.model.length))), 600);
     }

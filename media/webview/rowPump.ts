@@ -32,6 +32,8 @@ export interface Perf {
   resends: string[];
   lastSortMs: number | null;
   lastFilterMs: number | null;
+  /** The search's part of lastFilterMs (RecordsModel.timings.searchMs). */
+  lastSearchMs?: number;
   /** How long the last Advice took to compute (analysis.ts; a view of every row computed before is not computed again). */
   lastAdviceMs?: number | null;
   /** Bytes the rows and their caches hold in typed arrays, which `performance.memory` does not count (set by main.ts). */

@@ -271,7 +271,7 @@ async function main(): Promise<void> {
         if (text === '') await page.keyboard.press('Control+A');
         const key = text === '' ? 'Backspace' : text.at(-1)!;
         const cpu = process.env.BENCH_PHASES ? cpuWindow() : undefined;
-        const { ms, inputMs, handler: compute, shown } = await userWait(frame, 'keydown', 'rowCount', () => page.keyboard.press(key));
+        const { ms, inputMs, handler: compute, search: searchMs, shown } = await userWait(frame, 'keydown', 'rowCount', () => page.keyboard.press(key));
         const used = cpu?.();
         if ((await search.inputValue()) !== text) throw new Error(`the search box holds "${await search.inputValue()}", not "${text}"`);
         results.filterCompute.push(compute);
@@ -288,7 +288,7 @@ async function main(): Promise<void> {
         if (shown === previous && text !== '') throw new Error(`the search "${text}" did not change the rows (${shown})`);
         previous = shown;
         results.filter.push(ms);
-        keyDetail.push(`"${text}" ${Math.round(ms)} (input→frame ${Math.round(inputMs)}, handler ${Math.round(compute)}, ${shown} rows${used ? `; ${used}` : ''})`);
+        keyDetail.push(`"${text}" ${Math.round(ms)} (input→frame ${Math.round(inputMs)}, handler ${Math.round(compute)} of which search ${Math.round(searchMs)}, ${shown} rows${used ? `; ${used}` : ''})`);
       }
       if (process.env.BENCH_PHASES) console.log(`  keystrokes: ${keyDetail.join(', ')}`);
       if (wvInteract) console.log((await wvInteract()).replace('while loading', 'while filtering'));

@@ -35,7 +35,7 @@ export function readPerf(file: string): { event: string; at: number; maxMs?: num
  * a second animation frame would wait for what the page queued after it too: the trend and groups
  * that follow a keystroke, timed as `advice` and `group-by`). A result that never shows (10 s) throws.
  */
-export async function userWait(frame: Frame, input: 'pointerdown' | 'keydown', result: 'firstRow' | 'rowCount', act: () => Promise<void>): Promise<{ ms: number; inputMs: number; handler: number; shown: number }> {
+export async function userWait(frame: Frame, input: 'pointerdown' | 'keydown', result: 'firstRow' | 'rowCount', act: () => Promise<void>): Promise<{ ms: number; inputMs: number; handler: number; search: number; shown: number }> {
   await frame.evaluate(([inputType, what]) => {
     const perf = (window as unknown as { __dmarcPerf: { lastSortMs: number | null; lastFilterMs: number | null } }).__dmarcPerf;
     perf.lastSortMs = null;
@@ -70,11 +70,11 @@ export async function userWait(frame: Frame, input: 'pointerdown' | 'keydown', r
   await frame.waitForFunction(() => (window as unknown as { __userWait: { done: boolean } }).__userWait.done, undefined, { timeout: 15_000, polling: 50 });
   const w = await frame.evaluate(() => {
     const u = (window as unknown as { __userWait: { inputAt: number; handledAt: number; shownAt: number; shown: number } }).__userWait;
-    const p = (window as unknown as { __dmarcPerf: { lastSortMs: number | null; lastFilterMs: number | null } }).__dmarcPerf;
-    return { ...u, handler: p.lastSortMs ?? p.lastFilterMs ?? NaN };
+    const p = (window as unknown as { __dmarcPerf: { lastSortMs: number | null; lastFilterMs: number | null; lastSearchMs?: number } }).__dmarcPerf;
+    return { ...u, handler: p.lastSortMs ?? p.lastFilterMs ?? NaN, search: p.lastSearchMs ?? NaN };
   });
   if (Number.isNaN(w.shownAt)) throw new Error(`the ${input} did not show its result within 10 s`);
-  return { ms: w.shownAt - w.handledAt, inputMs: w.shownAt - w.inputAt, handler: w.handler, shown: w.shown };
+  return { ms: w.shownAt - w.handledAt, inputMs: w.shownAt - w.inputAt, handler: w.handler, search: w.search, shown: w.shown };
 }
 
 /** Fetch Records for Date Range… for these days (one organization: it goes straight to the range); the panel's webview. */
