@@ -98,6 +98,16 @@ describe('records panel in the browser', () => {
     await header.click();
     await frame.locator('[data-testid="grid"] [data-column="emails"][aria-sort="descending"]').waitFor();
     assert.deepEqual(await emails(), first);
+    // Rows filled again for other records reuse their badges: each still one badge, its tone,
+    // icon and text those of its value.
+    const badges = await frame.locator('[data-testid="grid"] .row:not([style*="display: none"]) [data-column="dmarcResult"]').evaluateAll((cells) =>
+      cells.map((c) => ({ nodes: c.childNodes.length, badge: c.firstElementChild?.className, icon: c.firstElementChild?.firstElementChild?.className, text: (c as HTMLElement).innerText.trim() })),
+    );
+    assert.ok(badges.length >= 5 && badges.some((b) => b.text === 'pass') && badges.some((b) => b.text === 'fail'), JSON.stringify(badges));
+    for (const b of badges) {
+      const tone = b.text === 'pass' ? 'pass' : 'fail';
+      assert.deepEqual(b, { nodes: 1, badge: `badge tone-${tone}`, icon: `codicon codicon-${tone === 'pass' ? 'pass' : 'error'}`, text: b.text }, JSON.stringify(b));
+    }
   });
 
   it('filters by text and by facets, with counts per option in emails or rows', async () => {
