@@ -58,28 +58,6 @@ export function badge(column: ColumnId | FacetId, value: string): HTMLSpanElemen
   return b;
 }
 
-/**
- * Shows badge(column, value) in `cell`, reusing the badge already there (a table row filled again
- * for another record: a class and a text changed, instead of three elements made and laid out
- * anew for each badge cell of each row).
- */
-export function setBadge(cell: HTMLElement, column: ColumnId | FacetId, value: string): void {
-  const b = cell.firstElementChild;
-  const glyph = b?.firstElementChild;
-  const label = glyph?.nextElementSibling;
-  if (!b || !glyph || !label || cell.childNodes.length !== 1 || b.childNodes.length !== 2 || !b.classList.contains('badge')) {
-    cell.replaceChildren(badge(column, value));
-    return;
-  }
-  const tone = toneOf(column, value);
-  const badgeClass = `badge tone-${tone}`;
-  if (b.className !== badgeClass) b.className = badgeClass;
-  const glyphClass = `codicon codicon-${toneIcon(tone)}`;
-  if (glyph.className !== glyphClass) glyph.className = glyphClass;
-  const text = revealBidi(valueLabel(value));
-  if (label.textContent !== text) label.textContent = text;
-}
-
 /** Result text coloured like its badge, without the pill (the DKIM cell lists several). */
 export function toneText(column: ColumnId | FacetId, value: string): HTMLSpanElement {
   return el('span', { class: `tone-text tone-${toneOf(column, value)}`, text: valueLabel(value) });

@@ -10,7 +10,7 @@ import * as l10n from '@vscode/l10n';
 import type { ColumnId } from '../../src/shared/columns';
 import type { SortSpec } from './data/ranks';
 import { signatureText, type RowStore } from './data/store';
-import { el, primaryModifier, setBadge, toneText } from './dom';
+import { badge, el, primaryModifier, toneText } from './dom';
 import { BADGE_COLUMNS, formatCount, formatDate, revealBidi } from './format';
 import { GridHeader } from './gridHeader';
 import { SidewaysScroll } from './sideways';
@@ -346,7 +346,7 @@ export class VirtualTable {
 function fillCell(cell: HTMLDivElement, c: ColumnId, store: RowStore, index: number, raw: string): void {
   const text = revealBidi(raw);
   if (BADGE_COLUMNS.has(c)) {
-    setBadge(cell, c, text);
+    cell.replaceChildren(badge(c, text));
     // What the value means (valueHelp.ts: the README's table), else the value itself.
     cell.title = valueHelp(c, raw) ?? text;
   } else if (c === 'emails') {
