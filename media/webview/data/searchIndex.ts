@@ -57,6 +57,12 @@ export class SearchIndex {
     this.warmed = true;
     const rows = new Uint32Array(WARM_ROWS);
     for (let i = 0; i < rows.length; i++) rows[i] = i;
+    // Their letter-pair filters first (made for every segment much later, pairsNext): the
+    // queries then run the filtered search too, as a keystroke will.
+    for (const seg of this.segments) {
+      if (seg.from >= WARM_ROWS) break;
+      seg.preparePairs();
+    }
     for (const q of ['ai', 'co']) {
       this.search(q, 0, WARM_ROWS, new Uint8Array(WARM_ROWS));
       this.searchRows(q, rows, new Uint8Array(WARM_ROWS));
@@ -171,14 +177,7 @@ export class SearchIndex {
       }
       const m = seg.matches(q);
       if (seg.hits === 0) continue;
-      const plan = seg.hitColumns(m);
-      for (let j = first; j < k; j++) {
-        const i = rows[j]!;
-        if (seg.rowHit(i - seg.from, m, plan)) {
-          mask[i] = 1;
-          out[o++] = i;
-        }
-      }
+      o = seg.markRows(m, seg.hitColumns(m), rows, first, k, mask, out, o);
     }
     return o === out.length ? out : out.slice(0, o);
   }

@@ -170,6 +170,33 @@ export class Segment {
     return false;
   }
 
+  /**
+   * rowHit for rows[first … end) (ascending, all in this segment), in one loop with the plan's
+   * first three columns held in locals: sets mask[i] = 1 and lists i in `out` from `o` on for each
+   * row with a match, and gives the new `o`.
+   */
+  markRows(m: Uint8Array, plan: HitPlan, rows: Uint32Array, first: number, end: number, mask: Uint8Array, out: Uint32Array, o: number): number {
+    const { ids, extraStart: es, extraIds: ex, from } = this;
+    const { cols, every, extras } = plan;
+    const nc = cols.length;
+    const c0 = nc > 0 ? cols[0]! : 0;
+    const c1 = nc > 1 ? cols[1]! : c0;
+    const c2 = nc > 2 ? cols[2]! : c1;
+    for (let j = first; j < end; j++) {
+      const i = rows[j]!;
+      const r = i - from;
+      const base = r * NCOL;
+      let hit = every || (nc > 0 && (m[ids[base + c0]!]! | m[ids[base + c1]!]! | m[ids[base + c2]!]!) !== 0);
+      for (let q = 3; !hit && q < nc; q++) hit = m[ids[base + cols[q]!]!] === 1;
+      if (!hit && extras) for (let k = es[r]!, e = es[r + 1]!; !hit && k < e; k++) hit = m[ex[k]!] === 1;
+      if (hit) {
+        mask[i] = 1;
+        out[o++] = i;
+      }
+    }
+    return o;
+  }
+
   /** Character bits (and lowercase copies of non-ASCII texts that need one) for every string. */
   prepare(): void {
     const n = this.dict.length;
