@@ -3,6 +3,8 @@
 import { strict as assert } from 'node:assert';
 import { DAY_MS, findOrganization, generateDay, type WireRow } from '../server/data';
 import { startApiServer, type ApiServer } from '../server/server';
+import { storyDay } from '../server/story';
+import { DEFAULT_WATCH, findingsOf, watchWindow, type WatchRow } from '../../src/advice/findings';
 import { NOW, apiUrl, get, range } from './serverHelpers';
 
 const nowDay = Math.floor(NOW.getTime() / DAY_MS);
@@ -107,5 +109,26 @@ describe('local API server: the week-over-week story', () => {
       assert.deepEqual(await rows(plain, id, 20), JSON.parse(JSON.stringify(generated)), id);
     }
     assert.deepEqual(await rows(story, 'umbrella', 20), await rows(plain, 'umbrella', 20));
+  });
+  it('is what the watch finds, run on any day of a year: Brevo new, Amazon SES\u2019s pass rate down, the spike, the silence', () => {
+    // The watch judges the last full day against the 14 before (src/advice/findings.ts), on the
+    // real date in the extension host's test: Amazon SES sent too few emails on 45% of the days
+    // for its drop to be judged, and that test failed on those days.
+    const year = 365;
+    for (let k = -year / 2; k <= year / 2; k += 1) {
+      const now = NOW.getTime() + Math.round(k) * DAY_MS;
+      const w = watchWindow(now, DEFAULT_WATCH);
+      const today = Math.floor(now / DAY_MS);
+      const found = new Set<string>();
+      for (const id of ['acme', 'globex', 'initech', 'soylent']) {
+        const rows: WatchRow[] = [];
+        for (let d = Math.floor(w.baselineStart / DAY_MS); d <= Math.floor(w.end / DAY_MS); d++) {
+          for (const r of storyDay(findOrganization(id)!, d, today, 1)) rows.push({ dateMs: Date.parse(r.date), source: r.source, emails: r.emails, alignedSpf: r.alignedSpf, alignedDkim: r.alignedDkim });
+        }
+        for (const f of findingsOf(rows, w, DEFAULT_WATCH)) found.add(`${id}:${f.kind}:${f.subject}`);
+      }
+      const day = new Date(now).toISOString().slice(0, 10);
+      for (const want of ['acme:new-sender:Brevo', 'globex:pass-drop:Amazon SES', 'initech:volume-spike:', 'soylent:reports-stopped:']) assert.ok(found.has(want), `${day}: ${want} in ${[...found].join(', ')}`);
+    }
   });
 });
