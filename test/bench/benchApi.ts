@@ -34,12 +34,11 @@
  *
  * BENCH_JSON=<file> writes the figures as JSON as well (bench:check reads them).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
 import * as v8 from 'node:v8';
 import * as vm from 'node:vm';
 import { fetchDmarcRecords, normaliseRows, parseRecordsBody, parseRecordsJson, utcDayRange } from '../../src/api';
 import { parseRecordsJsonAsync, RecordsBodyStream } from '../../src/api/body';
+import { startApiServer } from './apiServer';
 import { msBar, printBars, ratioBar, table, writeBenchJson, type Bar } from './bars';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
@@ -53,21 +52,6 @@ const gc = vm.runInNewContext('gc') as () => void;
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const mb = (n: number) => (n / 1024 / 1024).toFixed(1);
-
-async function startServer(): Promise<{ url: string; child: ChildProcess }> {
-  const cli = join(__dirname, '..', 'server', 'cli.js');
-  const child = spawn(process.execPath, [cli, '--port', '0', '--rows-per-day', String(ROWS_PER_DAY), '--now', NOW], { stdio: ['ignore', 'pipe', 'inherit'] });
-  let out = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout!.on('data', (d) => {
-      out += d;
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) resolve(m[1]!);
-    });
-    child.on('exit', (code) => reject(new Error(`server exited (${code}) before listening:\n${out}`)));
-  });
-  return { url, child };
-}
 
 async function time<T>(f: () => Promise<T> | T): Promise<[number, T]> {
   const t0 = performance.now();
@@ -238,7 +222,7 @@ async function benchSize(url: string, days: number): Promise<Row> {
 }
 
 async function main(): Promise<void> {
-  const { url, child } = await startServer();
+  const { url, child } = await startApiServer(['--rows-per-day', String(ROWS_PER_DAY), '--now', NOW]);
   try {
     console.log(`DMARC API client bench — Node ${process.version}, ${RUNS} runs per size (medians), server in a child process at ${url}`);
     const results: Row[] = [];

@@ -44,11 +44,11 @@
  * BENCH_TRACE=<file> / BENCH_TRACE_USE=<file>: a Chromium trace of run 1's load / of its sorts, group-bys and
  * keystrokes. BENCH_FAST_SERVER=1 has the API server render each run's body before the run (see KEEP_BODIES).
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { startApiServer } from './apiServer';
 import { startFrameProfile, webviewHeapMB } from './benchDevtools';
 import { writeBenchJson } from './bars';
 import { newResults, printSummary } from './benchSummary';
@@ -77,17 +77,8 @@ const KEY_ROUNDS = Math.max(1, Number(process.env.BENCH_KEY_ROUNDS || 1));
 const KEEP_BODIES = Boolean(process.env.BENCH_FAST_SERVER);
 
 async function startServer(rowsPerDay: number): Promise<{ url: string; stop: () => void; keptSent: () => number }> {
-  const child = spawn(process.execPath, [join(repoRoot, 'dist-test/server/cli.js'), '--port', '0', '--rows-per-day', String(rowsPerDay), '--key', `${KEY}=${ORG}`, ...(KEEP_BODIES ? ['--cache-bodies', '1'] : [])], { stdio: ['ignore', 'pipe', 'inherit'] });
-  let out = '';
-  const url = await new Promise<string>((res, rej) => {
-    child.stdout!.on('data', (b) => {
-      out += b;
-      const m = /listening on (\S+)/.exec(out);
-      if (m) res(m[1]);
-    });
-    child.once('exit', () => rej(new Error(`api server exited: ${out}`)));
-  });
-  return { url, stop: () => child.kill('SIGTERM'), keptSent: () => out.split('\n').filter((l) => l.startsWith('kept body sent')).length };
+  const server = await startApiServer(['--rows-per-day', String(rowsPerDay), '--key', `${KEY}=${ORG}`, ...(KEEP_BODIES ? ['--cache-bodies', '1'] : [])]);
+  return { url: server.url, stop: server.stop, keptSent: () => server.out().split('\n').filter((l) => l.startsWith('kept body sent')).length };
 }
 
 /** Has the server render the body of the days first..last (as the extension asks for them: utcDayRange) and keep it. */
