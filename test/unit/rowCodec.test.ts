@@ -5,18 +5,10 @@ import { normaliseRow } from '../../src/api/schema';
 import type { DmarcRecord } from '../../src/api/types';
 import { encodeRows, toRowFields, toTuple } from '../../src/records/tuple';
 import { COLUMNS, T } from '../../src/shared/columns';
-import { decodeChunk, encodeChunk, L, listOf, S, SCALARS, str, type RowChunk, type RowFields } from '../../src/shared/rowCodec';
+import { decodeChunk, encodeChunk, L, listOf, S, SCALARS, str, type RowFields } from '../../src/shared/rowCodec';
+import { rowOf } from './chunkRows';
 import { RowStore } from '../../media/webview/data/store';
 import { appendTuples } from '../../media/webview/data/tuples';
-
-/** Row i of a decoded chunk, in the encoder's shape. */
-function rowOf(c: RowChunk, i: number): RowFields {
-  const list = (l: number) => Array.from(listOf(c, l, i), (code) => str(c, code));
-  const dk = list(L.dkims);
-  const dkims: [string, string, string][] = [];
-  for (let k = 0; k < dk.length; k += 3) dkims.push([dk[k]!, dk[k + 1]!, dk[k + 2]!]);
-  return { scalars: SCALARS.map((_, f) => str(c, c.scalars[f]![i]!)), emails: c.emails[i]!, rdns: list(L.rdns), dkims, extras: list(L.extras) };
-}
 
 function roundTrip(rows: RowFields[]): RowFields[] {
   const c = decodeChunk(encodeChunk(rows.length, (i) => rows[i]!));
