@@ -6,14 +6,24 @@
  *   main     on this thread, as the extension does: the rows collected as they arrive (onRows)
  *   worker   in a worker thread, each onRows batch posted to this thread (structured clone)
  * For each: the wall time, this thread's busy time (event-loop utilisation), its longest
- * event-loop block (monitorEventLoopDelay, 10 ms resolution, as src/perf.ts samples the host) and
- * its heap with the records held. A benchmark, not a test; no bar: it measures a design.
+ * event-loop block (monitorEventLoopDelay, 10 ms resolution, as src/perf.ts samples the host), its
+ * heap with the records held, and the CPU time of the whole process (every thread: what a second
+ * thread costs the cores the extension host shares with the window and the webview). A
+ * benchmark, not a test; no bar: it measures a design.
  *
  * Measured here (1M rows, Node 20, 2 cores): this thread busy 8.8–10.4 s on its own against 9.8 s
  * receiving the worker's records, its heap 530 against 900 MB (strings are copied per message:
  * the response's shared strings and signature lists are not shared any more), its longest block
  * 81–101 against 390–1,001 ms. Taking a cloned record costs this thread about what parsing it
  * does: a worker only helps once the records stay in it (or come back as bytes, not objects).
+ *
+ * Bytes, not objects, were tried next (branch experiment/parse-thread: the worker parses, the
+ * records come back as string tables and 32-bit codes, built here at ~0.6 µs a row). At 300k rows
+ * this thread was busy 20–30 % less, but the process used 17–30 % more CPU and this thread's
+ * longest block was 61–75 ms against 28–31 (its scavenges, dense with surviving records, ran
+ * without the second core); in bench:panel at 1M rows the host blocked as long (315/728/579 ms
+ * against 243/555/543), the load took longer (41.6 against 38.6 s) and the host held 976 MB
+ * against 939. On two cores the records must not be built on the main thread at all.
  */
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
@@ -37,6 +47,8 @@ interface Measure {
   busyMs: number;
   blockMs: number;
   heapMB: number;
+  /** CPU time of the whole process (every thread), user + system. */
+  cpuMs: number;
 }
 
 /** Reads the response one way, this thread's costs measured meanwhile. */
@@ -46,6 +58,7 @@ async function measure(url: string, how: 'main' | 'worker'): Promise<Measure> {
   const delay = monitorEventLoopDelay({ resolution: 10 });
   delay.enable();
   const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
   if (how === 'main') {
     await fetchDmarcRecords(queryOf(url), { onRows: (records) => void held.push(...records) });
   } else {
@@ -61,10 +74,12 @@ async function measure(url: string, how: 'main' | 'worker'): Promise<Measure> {
     await worker.terminate();
   }
   const wallMs = performance.now() - t0;
+  const cpu = process.cpuUsage(cpu0);
+  const cpuMs = (cpu.user + cpu.system) / 1000;
   delay.disable();
   const busyMs = performance.eventLoopUtilization(elu).active;
   const heapMB = process.memoryUsage().heapUsed / 1048576;
-  return { rows: held.length, wallMs, busyMs, blockMs: delay.max / 1e6, heapMB };
+  return { rows: held.length, wallMs, busyMs, blockMs: delay.max / 1e6, heapMB, cpuMs };
 }
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -82,13 +97,13 @@ async function main(): Promise<void> {
         global.gc?.();
         const m = await measure(server.url, how);
         results[how].push(m);
-        console.log(`run ${run + 1} ${how.padEnd(6)} ${m.rows} rows: wall ${Math.round(m.wallMs)} ms, this thread busy ${Math.round(m.busyMs)} ms, longest block ${Math.round(m.blockMs)} ms, heap ${Math.round(m.heapMB)} MB`);
+        console.log(`run ${run + 1} ${how.padEnd(6)} ${m.rows} rows: wall ${Math.round(m.wallMs)} ms, this thread busy ${Math.round(m.busyMs)} ms, longest block ${Math.round(m.blockMs)} ms, heap ${Math.round(m.heapMB)} MB, process CPU ${Math.round(m.cpuMs)} ms`);
       }
     }
-    console.log(`\nmedians of ${runs} runs (${rows} rows): how, wall ms, this thread busy ms, longest block ms, heap MB`);
+    console.log(`\nmedians of ${runs} runs (${rows} rows): how, wall ms, this thread busy ms, longest block ms, heap MB, process CPU ms`);
     for (const how of ['main', 'worker'] as const) {
       const of = (k: keyof Measure) => Math.round(median(results[how].map((m) => m[k])));
-      console.log(`${how.padEnd(6)} ${of('wallMs')} ${of('busyMs')} ${of('blockMs')} ${of('heapMB')}`);
+      console.log(`${how.padEnd(6)} ${of('wallMs')} ${of('busyMs')} ${of('blockMs')} ${of('heapMB')} ${of('cpuMs')}`);
     }
   } finally {
     server.stop();
