@@ -8,6 +8,7 @@ import type { RowChunk } from '../../../src/shared/rowCodec';
 import { FACETS, type ColumnId, type FacetId } from '../../../src/shared/columns';
 import { countRows, extendCounts, recountField, type FacetCounts } from './facetCounts';
 import { facetOptions } from './facetOptions';
+import { FilterWarmUp } from './filterWarmUp';
 import type { FieldIndex } from './fieldTypes';
 import { Fields } from './fields';
 import { ColumnRanks } from './ranker';
@@ -111,16 +112,23 @@ export class RecordsModel {
    * Work for idle time once the rows are in, a step of a few milliseconds at a time (at least one,
    * more while `more()` says so): the search's character bits of the segments not prepared while
    * rows arrived (the first keystrokes otherwise lowercase every string: at a million rows "m" then
-   * "mi" took 128 and 490 ms in Node, 8 and 111 with the bits) and its warm-up (SearchIndex.warm),
-   * the ranks of the cheap columns (half a second at a million rows; a sort without them makes its
+   * "mi" took 128 and 490 ms in Node, 8 and 111 with the bits) and its warm-up (SearchIndex.warm)
+   * with that of a filtered view's summary and facet counts (filterWarmUp.ts), the ranks of the cheap columns (half a second at a million rows; a sort without them makes its
    * own, a few tens of ms), the address fields' group indexes, then the ranks of the columns with
    * many distinct texts, the fields' codes narrowed (Fields.compact: ~50 MB less at a million
    * rows), the search's letter-pair filters (searchText.ts). False when nothing is left.
    */
   idleNext(more: () => boolean = () => false): boolean {
-    if (this.prepareSearch(more) || this.store.search.warm() || this.ranks.next(more, true)) return true;
+    if (this.prepareSearch(more) || this.store.search.warm() || this.warmFilter() || this.ranks.next(more, true)) return true;
     if (this.fields.prepareAddresses(more) || this.ranks.next(more) || this.fields.compact(more)) return true;
     return this.store.search.pairsNext(more);
+  }
+
+  private readonly warmUp = new FilterWarmUp();
+  private warmFilter(): boolean {
+    if (this.warmUp.done) return false;
+    const fields = FACETS.map((f) => this.fields.get(f));
+    return this.warmUp.next(this.store, this.store.length, fields, fields[FACETS.indexOf('category')]!, fields[FACETS.indexOf('dmarc')]!);
   }
 
   /**
