@@ -113,8 +113,9 @@ export class RecordsModel {
    * more while `more()` says so): the search's character bits of the segments not prepared while
    * rows arrived (the first keystrokes otherwise lowercase every string: at a million rows "m" then
    * "mi" took 128 and 490 ms in Node, 8 and 111 with the bits) and its warm-up (SearchIndex.warm)
-   * with that of a filtered view's summary and facet counts (filterWarmUp.ts), the ranks of the cheap columns (half a second at a million rows; a sort without them makes its
-   * own, a few tens of ms), the address fields' group indexes, then the ranks of the columns with
+   * with that of a filtered view's summary and facet counts (filterWarmUp.ts), the ranks of the
+   * cheap columns (half a second at a million rows; a sort without them makes its own, a few tens
+   * of ms), the address fields' group indexes, then the ranks of the columns with
    * many distinct texts, the fields' codes narrowed (Fields.compact: ~50 MB less at a million
    * rows), the search's letter-pair filters (searchText.ts). False when nothing is left.
    */
