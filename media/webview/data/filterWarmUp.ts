@@ -6,6 +6,7 @@
  * the engine first met them (the summary's byValue 45 ms, 2 ms once compiled; profile of
  * bench:panel). DOM-free.
  */
+import { FACETS, type FacetId } from '../../../src/shared/columns';
 import { countRows } from './facetCounts';
 import type { Facts, FieldIndex } from './fieldTypes';
 import { summarize } from './summary';
@@ -23,15 +24,16 @@ export class FilterWarmUp {
   }
 
   /**
-   * One round over the rows of `s` (`n` of them) with the facets' `fields` (category and dmarc
-   * among them, for the summary). False when every round has run or there are too few rows yet.
+   * One round over the rows of `s`, the facets' fields from `fieldOf`. False when every round has
+   * run or there are too few rows yet.
    */
-  next(s: Facts, n: number, fields: readonly FieldIndex[], category: FieldIndex, dmarc: FieldIndex): boolean {
-    if (this.done || n < 2 * WARM_ROWS) return false;
+  next(s: Facts & { readonly length: number }, fieldOf: (id: FacetId) => FieldIndex): boolean {
+    if (this.done || s.length < 2 * WARM_ROWS) return false;
     this.rounds++;
+    const fields = FACETS.map(fieldOf);
     const rows = new Uint32Array(WARM_ROWS);
     for (let k = 0; k < rows.length; k++) rows[k] = 2 * k;
-    summarize(s, rows, category, dmarc);
+    summarize(s, rows, fields[FACETS.indexOf('category')]!, fields[FACETS.indexOf('dmarc')]!);
     countRows(fields, s.emails, rows, new Uint32Array(0), new Uint8Array(0), [], []);
     return true;
   }

@@ -13,7 +13,7 @@ import type { FieldIndex } from './fieldTypes';
 import { Fields } from './fields';
 import { ColumnRanks } from './ranker';
 import { sortByRank, type Ranks, type SortSpec } from './ranks';
-import { concat, orderByRank, rowsOf } from './rowSets';
+import { concat, flaggedInOrder, rowsOf } from './rowSets';
 import { RowOrderView } from './rowOrderView';
 import { RowStore } from './store';
 import { allows, groupMask, type GroupFilter } from './rowFilters';
@@ -120,17 +120,12 @@ export class RecordsModel {
    * rows), the search's letter-pair filters (searchText.ts). False when nothing is left.
    */
   idleNext(more: () => boolean = () => false): boolean {
-    if (this.prepareSearch(more) || this.store.search.warm() || this.warmFilter() || this.ranks.next(more, true)) return true;
+    if (this.prepareSearch(more) || this.store.search.warm() || this.warmUp.next(this.store, (f) => this.fields.get(f)) || this.ranks.next(more, true)) return true;
     if (this.fields.prepareAddresses(more) || this.ranks.next(more) || this.fields.compact(more)) return true;
     return this.store.search.pairsNext(more);
   }
 
   private readonly warmUp = new FilterWarmUp();
-  private warmFilter(): boolean {
-    if (this.warmUp.done) return false;
-    const fields = FACETS.map((f) => this.fields.get(f));
-    return this.warmUp.next(this.store, this.store.length, fields, fields[FACETS.indexOf('category')]!, fields[FACETS.indexOf('dmarc')]!);
-  }
 
   /**
    * Work for idle time while rows still arrive: the search's character bits of chunks not
@@ -349,7 +344,7 @@ export class RecordsModel {
     let p = 0;
     let q = 0;
     // A search that found few rows: those are put in order, not every row's flag read in order.
-    const few = candidates && nc < n >> 3 ? this.inOrder(candidates, flags, trendCount, query.sort) : undefined;
+    const few = candidates && nc < n >> 3 ? flaggedInOrder(candidates, flags, trendCount, query.sort && this.ranksOf(query.sort.column), !!query.sort?.descending) : undefined;
     for (let k = 0, end = few ? few.length : n; k < end; k++) {
       const i = few ? few[k]! : order[k]!;
       const f = flags[i]!;
@@ -391,15 +386,6 @@ export class RecordsModel {
     this.unfilteredViews.add(view);
     this.everyView = { version: s.version, order, view };
     return this.timed(t0, view);
-  }
-
-  /** The rows of `rows` (ascending) with a flag, in the sort's order (ties in row order, as sortedOrder puts them). */
-  private inOrder(rows: Uint32Array, flags: Uint8Array, count: number, sort: SortSpec | undefined): Uint32Array {
-    const picked = new Uint32Array(count);
-    for (let k = 0, c = 0; k < rows.length; k++) if (flags[rows[k]!]) picked[c++] = rows[k]!;
-    if (!sort) return picked;
-    const { rank, distinct } = this.ranksOf(sort.column);
-    return orderByRank(picked, rank, distinct, sort.descending);
   }
 
   private timed(t0: number, view: View): View {

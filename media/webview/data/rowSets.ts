@@ -1,6 +1,6 @@
 /** Sets of rows as ascending lists of row indices, DOM-free (a search's rows: query.ts). */
 import { radixOrder } from '../../../src/shared/sorts';
-import type { RankArray } from './ranks';
+import type { RankArray, Ranks } from './ranks';
 
 /** The rows in [from, to) whose mask is 1. */
 export function rowsOf(mask: Uint8Array, from: number, to: number): Uint32Array {
@@ -29,4 +29,14 @@ export function orderByRank(rows: Uint32Array, rank: RankArray, distinct: number
   const out = new Uint32Array(rows.length);
   for (let k = 0; k < rows.length; k++) out[k] = rows[at[k]!]!;
   return out;
+}
+
+/**
+ * The rows of `rows` (ascending) with a flag, `count` of them, in the order of `ranks` (ties in
+ * row order, as sortByRank puts them), or in row order without.
+ */
+export function flaggedInOrder(rows: Uint32Array, flags: Uint8Array, count: number, ranks: Ranks | undefined, descending: boolean): Uint32Array {
+  const picked = new Uint32Array(count);
+  for (let k = 0, c = 0; k < rows.length; k++) if (flags[rows[k]!]) picked[c++] = rows[k]!;
+  return ranks ? orderByRank(picked, ranks.rank, ranks.distinct, descending) : picked;
 }
