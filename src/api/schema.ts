@@ -31,7 +31,6 @@ import {
 import { snippet } from './errors';
 import type { StringPool } from './stringPool';
 import { parseIsoDateMs } from './url';
-import { ownStrings } from './rawRow';
 
 // ---------------------------------------------------------------------------------------------
 // Enums (closed): exactly the values of the spec.
@@ -215,11 +214,11 @@ export function fastRecord(row: unknown, pool?: StringPool): DmarcRecord | undef
     source: shared(pool, source),
     reporter: shared(pool, reporter),
     visibleFrom: shared(pool, visibleFrom),
-    returnPath,
+    returnPath: pool ? pool.path(returnPath) : returnPath,
     to,
     ipAddress,
     ipCountryCode: ipCountryCode === undefined ? undefined : shared(pool, ipCountryCode),
-    rdns: shape ? ownStrings(rdns as string[]) : (rdns as string[]),
+    rdns: shape ? pool!.names(rdns as string[]) : (rdns as string[]),
     emails,
     category: shared(pool, category),
     date,

@@ -39,7 +39,8 @@ export interface DmarcRecord {
   to?: string;
   ipAddress: string;
   ipCountryCode?: string;
-  rdns: string[];
+  /** Shared between records of a response (frozen) when they are the same: never changed in place. */
+  rdns: readonly string[];
   emails: number;
   category: Open<Category>;
   /** ISO 8601 as sent by the server. */

@@ -59,7 +59,7 @@ export function toTuple(r: DmarcRecord): RowTuple {
   const a = adviceOf(r, contextOf(r, overrides));
   return [
     r.source, r.reporter, r.visibleFrom, r.returnPath, r.to ?? '', r.ipAddress, r.ipCountryCode ?? '',
-    r.rdns, r.emails, r.category, r.date, r.dmarc, r.alignedSpf, r.alignedDkim, r.spf,
+    [...r.rdns], r.emails, r.category, r.date, r.dmarc, r.alignedSpf, r.alignedDkim, r.spf,
     r.dkims.map((d) => [d.domain, d.selector, d.result]),
     dkimAlignment(r.visibleFrom, r.dkims),
     [...recordExtras(r)],

@@ -26,7 +26,7 @@ export function wireRow(r: DmarcRecord): WireRow {
     returnPath: r.returnPath,
     to: r.to,
     ipAddress: r.ipAddress,
-    rdns: r.rdns,
+    rdns: [...r.rdns],
     emails: r.emails,
     category: r.category,
     date: r.date,

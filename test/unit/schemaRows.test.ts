@@ -294,6 +294,45 @@ describe('api schema: rows', () => {
     for (const [i, r] of records.entries()) assert.equal(JSON.stringify(rawOf(r)), JSON.stringify(corpus[i]), `row ${i} as text`);
   });
 
+  it('with a string pool, records share a frozen list of rDNS names only with records of the same one name or none', () => {
+    const corpus: unknown[] = [];
+    for (const org of ORGANIZATIONS.slice(0, 2)) for (let d = 20_000; d < 20_003; d++) corpus.push(...generateDay(org, d, 7, 300));
+    // Senders that come back every 40 rows, as a busy day's rows interleave.
+    for (let k = 0; k < 2000; k++) corpus.push(row({ rdns: [`mail-${k % 40}.sender.example`], returnPath: `bounce-${k % 40}.sender.example` }));
+    corpus.push(row({ rdns: ['a.example', 'b.example'] }), row({ rdns: ['a.example', 'b.example'] }), row({ rdns: [] }), row({ rdns: [] }), row({ rdns: ['x.example'] }), row({ rdns: ['x.example'] }));
+    const pool = new StringPool();
+    const records = (JSON.parse(JSON.stringify(corpus)) as unknown[]).map((r) => fastRecord(r, pool)!);
+    const byList = new Map<readonly string[], string>();
+    for (const [i, r] of records.entries()) {
+      assert.ok(r.shape, `row ${i} held by shape`);
+      assert.deepEqual(r.rdns, (corpus[i] as { rdns: string[] }).rdns, `row ${i}: its own names`);
+      assert.equal(r.returnPath, (corpus[i] as { returnPath: string }).returnPath, `row ${i}: its return path`);
+      if (r.rdns.length > 1) continue;
+      assert.ok(Object.isFrozen(r.rdns), `row ${i}: a shared list is frozen`);
+      const text = JSON.stringify(r.rdns);
+      assert.equal(byList.get(r.rdns) ?? text, text, `row ${i}: a list shared only with rows of the same names`);
+      byList.set(r.rdns, text);
+    }
+    const senders = new Set(records.slice(-2006, -6).map((r) => r.rdns));
+    assert.ok(senders.size <= 80, `${senders.size} lists for the 2,000 rows of 40 senders`);
+    const [two1, two2, none1, none2, x1, x2] = records.slice(-6);
+    assert.notEqual(two1!.rdns, two2!.rdns, 'two names: a list of the row\'s own');
+    assert.equal(none1!.rdns, none2!.rdns);
+    assert.equal(x1!.rdns, x2!.rdns);
+    // Never changed in place: a change would reach every record that shares the list.
+    assert.throws(() => (x1!.rdns as string[]).push('z.example'), TypeError);
+    for (const [i, r] of records.entries()) assert.equal(JSON.stringify(rawOf(r)), JSON.stringify(corpus[i]), `row ${i} as text`);
+  });
+
+  it('a response of a million distinct rDNS names holds a bounded number of lists to share, and still shares them', () => {
+    const pool = new StringPool();
+    for (let k = 0; k < 200_000; k++) pool.names([`host-${k}.example`]);
+    assert.ok(pool.listsHeld <= 1 << 16, `lists held: ${pool.listsHeld}`);
+    const a = pool.names(['host-199999.example']);
+    assert.equal(pool.names(['host-199999.example']), a, 'a list given again is the one shared');
+    assert.deepEqual(a, ['host-199999.example']);
+  });
+
   it('a response of one DKIM domain and a million selectors holds a bounded number of lists to share, and still shares them', () => {
     const pool = new StringPool();
     const list = (k: number): DkimEntry[] => [{ selector: `selector-${k}`, domain: 'one.example', result: 'pass' }];
