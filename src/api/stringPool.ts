@@ -18,8 +18,8 @@ import type { DkimEntry } from './types';
  * through small direct-mapped tables of the values seen last (`names`, `path`), which cost a hash
  * of the string and one comparison, where a map of every value cost twice the rest of the sharing.
  * bench:api, 100k rows: 415 → 364 bytes a row held, sharing +74 → +118–123 ms (0.33× JSON.parse);
- * bench:panel at 1M rows, 3 runs each back to back: the extension host's heap 939 → 814 MB, its
- * scavenges 4.0–4.3 → 3.2–3.6 s during the load, its longest block 285 / 340 / 344 → 349 / 239 / 242 ms.
+ * bench:panel at 1M rows: the extension host's heap 939 → 814 MB (its longest block unchanged
+ * within the machine's noise: 239–501 ms over six runs against 285–613).
  */
 export class StringPool {
   private readonly strings = new Map<string, string>();
