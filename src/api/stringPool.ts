@@ -106,7 +106,7 @@ export class StringPool {
     return shared;
   }
 
-  /** A string equal to a row's return path, shared with the rows before that had it (the same table as `names`). */
+  /** A string equal to a row's return path, shared with the rows before that had it (a table of its own, looked up as `names` is). */
   path(s: string): string {
     if (s.length <= ALREADY_SHARED) return s;
     const i = slotOf(s);
