@@ -101,13 +101,18 @@ export function startPerfTrace(file: string | undefined, profileDir?: string): P
     }
   }, 250);
   timer.unref();
-  // Garbage collection pauses over 20 ms, with Node's kind (perf_hooks constants NODE_PERFORMANCE_GC_*):
-  // 1 a scavenge, 4 a full collection's final pause, 8 a step of incremental marking, 16 weak callbacks.
+  // Garbage collection pauses over 20 ms, and every pause of a full collection however short (how
+  // many there were, and why: most of their marking runs on other threads), with Node's kind
+  // (perf_hooks constants NODE_PERFORMANCE_GC_*): 1 a scavenge, 4 a full collection's final pause,
+  // 8 a step of incremental marking, 16 weak callbacks; and its flags (32: started by external
+  // memory, such as array buffers, growing).
   const gc = new PerformanceObserver((list) => {
     for (const e of list.getEntries()) {
-      if ((e as unknown as { detail?: { kind?: number } }).detail?.kind === 1) gcMs.minor += e.duration;
+      const detail = (e as unknown as { detail?: { kind?: number; flags?: number } }).detail;
+      const kind = detail?.kind ?? 0;
+      if (kind === 1) gcMs.minor += e.duration;
       else gcMs.major += e.duration;
-      if (e.duration > 20) write({ event: 'gc', at: Math.round(performance.timeOrigin + e.startTime), ms: Math.round(e.duration), kind: (e as unknown as { detail?: { kind?: number } }).detail?.kind ?? 0 });
+      if (e.duration > 20 || kind === 4) write({ event: 'gc', at: Math.round(performance.timeOrigin + e.startTime), ms: Math.round(e.duration), kind, flags: detail?.flags ?? 0 });
     }
   });
   gc.observe({ entryTypes: ['gc'] });

@@ -91,6 +91,20 @@ async function renderBefore(url: string, first: Date, last: Date): Promise<void>
 
 /** Node's kinds of garbage collection pause (perf_hooks NODE_PERFORMANCE_GC_*), as src/perf.ts records them. */
 const GC_KINDS: Record<number, string> = { 1: 'scavenge', 4: 'full', 8: 'marking', 16: 'weak' };
+/** A collection's pause in the host's trace (src/perf.ts): every full one, the others over 20 ms. */
+interface GcMark {
+  at: number;
+  ms: number;
+  kind: number;
+  flags?: number;
+}
+/** NODE_PERFORMANCE_GC_FLAGS_ALL_EXTERNAL_MEMORY: V8 started it because external memory (array buffers) grew. */
+const GC_EXTERNAL = 32;
+/** How many full collections ended in `gcs`, and how many of them external memory started. */
+function fullCollections(gcs: readonly GcMark[]): string {
+  const full = gcs.filter((e) => e.kind === 4);
+  return `${full.length} (started by external memory: ${full.filter((e) => ((e.flags ?? 0) & GC_EXTERNAL) !== 0).length}; final pauses ${full.map((e) => e.ms).join(', ') || 'none'} ms)`;
+}
 
 /**
  * A loop sample over 100 ms, with the process's CPU time (all its threads) in that 250 ms sample
@@ -186,8 +200,9 @@ async function main(): Promise<void> {
         const loops = readPerf(perfFile).filter((e) => e.event === 'loop' && e.at >= since && (e.maxMs ?? 0) > 50);
         console.log(`  loop blocks > 50 ms: ${loops.map((e) => `${e.maxMs}@${e.at - response.at}${cpuOf(e)}`).join(' ')}`);
         console.log(`  host until the last byte: process CPU ${(hostCpu.cpu / 1000).toFixed(1)} s; main thread on a core ${(hostCpu.ran / 1000).toFixed(1)} s, waiting for one ${(hostCpu.waited / 1000).toFixed(1)} s; paused for garbage collection ${(hostCpu.gcMinor / 1000).toFixed(1)} s (scavenges) + ${(hostCpu.gcMajor / 1000).toFixed(1)} s (the rest); heap in use ${heaps[0]} MB at the start, up to ${Math.max(...heaps)} MB; array buffers up to ${Math.max(...buffers)} MB`);
-        const gcs = readPerf(perfFile).filter((e) => e.event === 'gc' && e.at >= since) as unknown as { at: number; ms: number; kind: number }[];
-        console.log(`  gc pauses > 20 ms (ms@at kind): ${gcs.map((e) => `${e.ms}@${e.at - response.at} ${GC_KINDS[e.kind] ?? `kind ${e.kind}`}`).join(' ')}`);
+        const gcs = readPerf(perfFile).filter((e) => e.event === 'gc' && e.at >= since) as unknown as GcMark[];
+        console.log(`  gc pauses > 20 ms (ms@at kind): ${gcs.filter((e) => e.ms > 20).map((e) => `${e.ms}@${e.at - response.at} ${GC_KINDS[e.kind] ?? `kind ${e.kind}`}`).join(' ')}`);
+        console.log(`  full collections until the last byte: ${fullCollections(gcs.filter((e) => e.at <= response.at))}`);
         // The host's own steps (a network read parsed, a chunk encoded) over 40 ms of wall time: beside
         // the blocks above, a step long in itself, or one stretched by a collection or a wait for a core.
         const slow = readPerf(perfFile).filter((e) => e.event === 'slowStep' && e.at >= since) as unknown as { at: number; ms: number; step: string }[];
@@ -305,6 +320,7 @@ async function main(): Promise<void> {
       if (process.env.BENCH_PHASES) {
         // Everything after the last byte: what blocked the host, and the marks around it.
         const after = readPerf(perfFile).filter((e) => e.at >= response.at && (e.event !== 'loop' || (e.maxMs ?? 0) > 100) && (e.event !== 'gc' || (e as { ms?: number }).ms! > 50));
+        console.log(`  full collections after the last byte: ${fullCollections(readPerf(perfFile).filter((e) => e.event === 'gc' && e.at > response.at) as unknown as GcMark[])}`);
         console.log(`  after the last byte: ${after.map((e) => `${e.event}${e.event === 'loop' ? ` ${e.maxMs}ms${cpuOf(e)}` : ''}${'ms' in e && e.event !== 'loop' ? ` ${(e as { ms?: number }).ms}ms` : ''}${'rows' in e ? ` ${e.rows}r` : ''}@${e.at - response.at}`).join(' ')}`);
       }
       // Heaps after the load (and the sorts, filters and groupings above).
