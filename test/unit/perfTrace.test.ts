@@ -4,6 +4,9 @@ import { strict as assert } from 'node:assert';
 import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { constants } from 'node:perf_hooks';
+import * as v8 from 'node:v8';
+import * as vm from 'node:vm';
 import { perfMark, slowStep, startPerfTrace, stepStart } from '../../src/perf';
 
 /** Busy for `ms` of wall time (a step of work, as the host's are). */
@@ -51,5 +54,23 @@ describe('performance trace (src/perf.ts)', () => {
     assert.equal(typeof steps[0]!.at, 'number');
     // Off again once disposed.
     assert.equal(stepStart(), 0);
+  });
+
+  it('records every full collection, however short its pause, with its kind and flags', async () => {
+    v8.setFlagsFromString('--expose-gc');
+    const gc = vm.runInNewContext('gc') as () => void;
+    const file = join(dir, 'perf.jsonl');
+    const trace = startPerfTrace(file)!;
+    try {
+      gc(); // a full collection of a small heap: a pause of a few milliseconds
+      // The observer hears of it in a later task.
+      await new Promise((r) => setTimeout(r, 50));
+    } finally {
+      trace.dispose();
+    }
+    const full = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>).filter((e) => e.event === 'gc' && e.kind === constants.NODE_PERFORMANCE_GC_MAJOR);
+    assert.ok(full.length >= 1, 'the forced collection is in the trace');
+    assert.ok(full.some((e) => ((e.flags as number) & constants.NODE_PERFORMANCE_GC_FLAGS_FORCED) !== 0), 'its flags say it was forced');
+    assert.equal(typeof full[0]!.ms, 'number');
   });
 });
