@@ -226,7 +226,7 @@ const SLOTS = 4096;
  */
 function slotOf(s: string): number {
   let h = s.length;
-  for (let i = 0; i < s.length; i++) h = (h * 31 + s.charCodeAt(i)) | 0;
+  for (let i = 0; i < s.length; i++) h = (Math.imul(h, 31) + s.charCodeAt(i)) | 0;
   return (h ^ (h >>> 9)) & (SLOTS - 1);
 }
 
