@@ -29,8 +29,8 @@
  *   e2e stall         longest event-loop stall during end-to-end
  *   peak heap         highest heapUsed seen during end-to-end (sampled), after a GC
  *
- * Each step is timed as a separate step (like the yardstick), from the same heap: after a parse of
- * the body and a full collection (settle). Stalls are measured
+ * Each step is timed as a separate step (like the yardstick), from the same heap: after three
+ * parses of the body, each followed by a full collection (settle). Stalls are measured
  * with a 1 ms interval timer: the longest gap between two of its ticks.
  *
  * BENCH_JSON=<file> writes the figures as JSON as well (bench:check reads them).
@@ -142,12 +142,18 @@ async function benchSize(url: string, days: number): Promise<Row> {
   const check = (n: number, what: string) => {
     if (n !== rows) throw new Error(`${what}: ${n} rows, not ${rows}`);
   };
-  // Each timed step starts from the same heap: right after a parse of this body and a full
-  // collection (V8 sizes its young generation by what ran before; at 10k rows the same JSON.parse
-  // took 15 ms after one step and 32 ms after another, which moved the yardstick, not the code).
+  // Each timed step starts from the same heap: right after parses of this body, each followed by a
+  // full collection (V8 sizes its young generation by what ran before; at 10k rows the same
+  // JSON.parse took 15 ms after one step and 32 ms after another, which moved the yardstick, not
+  // the code). One round was not enough: timed at four places in a round (10k rows, medians of
+  // 45), the same JSON.parse still differed by 1.5-3 ms (15.1 where the yardstick is, 16.7 right
+  // after the sharing step, where scan+parse was timed: a tenth of the overhead bar); after three
+  // rounds, by 0.1-0.4 ms in each of three runs.
   const settle = (): void => {
-    JSON.parse(text);
-    gc();
+    for (let round = 0; round < 3; round++) {
+      JSON.parse(text);
+      gc();
+    }
   };
   for (let i = 0; i < steps; i++) {
     settle();
