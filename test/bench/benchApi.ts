@@ -164,8 +164,9 @@ async function benchSize(url: string, days: number): Promise<Row> {
     // The input of normaliseRows: the rows of a fresh parse; without sharing, then as the client
     // runs it. Each leaves what its records hold (the rows let go) in held*.
     const normalise = async (share: boolean, held: number[]): Promise<number> => {
+      settle();
       let fresh: unknown[] | undefined = parseRecordsJson(text, 'application/json');
-      gc(); // its input's parse and a collection: the settled heap of the other steps
+      gc(); // the settled heap of the other steps, with its input parsed
       const base = process.memoryUsage().heapUsed;
       const [v, res] = await time(() => normaliseRows(fresh!, { share }));
       if (res.rejected.count) throw new Error('bench data did not validate');
@@ -179,7 +180,6 @@ async function benchSize(url: string, days: number): Promise<Row> {
     };
     const plainMs = await normalise(false, heldPlain);
     validate.push(plainMs);
-    gc();
     sharing.push((await normalise(true, heldShared)) - plainMs);
     settle();
     const [sp, spRows] = await time(async () => (await parseRecordsJsonAsync(text, 'application/json')).length);
