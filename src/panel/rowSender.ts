@@ -55,6 +55,20 @@ const BATCH_MS = 100;
 const PACK_IN_FLIGHT = 32;
 const PACK_LEVEL = 1;
 /**
+ * Once a load has posted this many bytes as they are, every later chunk goes deflated, whoever is
+ * behind. What is posted stays in this process's memory for a while (VS Code keeps each message
+ * until the other end acknowledges it), long enough to outlive the young generation: V8 then
+ * counts it as external memory that only a full collection frees, and starts one for each ~64 MB
+ * more. At a million rows (131 MB as they are) that was three full collections of a ~800 MB heap
+ * a load, their helper threads taking the host's share of the cores for 160–390 ms each: the
+ * host's longest blocks. Deflated from 16 MB on (2.5× fewer bytes): none started by external
+ * memory in three runs, the host's longest block 252 ms (median of 3; worst 409, a collection the
+ * heap's growth started) against 375–393 (425); every chunk deflated: 202 (232). First byte to
+ * every row 35.7 s against 41.0 (the page inflates each chunk, but the download ends sooner: every
+ * row 3.2 s after the last byte against 2.0). A load of 100k rows (13 MB) never gets here.
+ */
+export const PACK_AFTER_BYTES = 16 * 1024 * 1024;
+/**
  * Rows taken but not yet delivered to the webview (waiting here, or posted and not acknowledged)
  * above which `room()` holds the download, until they are down to PACE_RESUME_ROWS. At a million
  * rows the network outran the relay to the webview: 100–300k rows could still be on their way
@@ -114,6 +128,8 @@ export class RowSender {
   private stalled = false;
   /** Chunks of this load posted deflated (performance traces). */
   private packedChunks = 0;
+  /** Bytes of this load's chunks posted as they are (PACK_AFTER_BYTES). */
+  private plainBytes = 0;
   /** The page has said it reads the rows as they come (none wait in it unread). */
   private pageKeepsUp = false;
   /** BATCH_MS passed with fewer than CHUNK rows waiting: post them anyway. */
@@ -152,6 +168,7 @@ export class RowSender {
     this.generation++;
     this.loadId++;
     this.packedChunks = 0;
+    this.plainBytes = 0;
     this.rows = [];
     this.sent = 0;
     this.posted = 0;
@@ -290,8 +307,9 @@ export class RowSender {
         this.sent += count;
         if (last) this.lastSent = true;
         // (Should zlib ever fail, the chunk goes as it is.)
-        const packed = offset > 0 && (this.packAlways || (this.pageKeepsUp && this.inFlight.size >= PACK_IN_FLIGHT)) ? await pack(encoded).catch(() => undefined) : undefined;
+        const packed = offset > 0 && (this.packAlways || this.plainBytes >= PACK_AFTER_BYTES || (this.pageKeepsUp && this.inFlight.size >= PACK_IN_FLIGHT)) ? await pack(encoded).catch(() => undefined) : undefined;
         if (packed) this.packedChunks++;
+        else this.plainBytes += encoded.byteLength;
         if (gen !== this.generation || !this.alive()) break;
         this.posted = offset + count;
         const posted = this.post({ type: 'rows', load: this.loadId, offset, count, total, growing, data: packed ?? encoded, last, ...(packed ? { packed: true } : {}) });

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { RowStream, type Resend } from '../../media/webview/data/rowStream';
 import { normaliseRow } from '../../src/api/schema';
 import type { DmarcRecord } from '../../src/api/types';
-import { PACE_RESUME_ROWS, PACE_ROWS, RowSender } from '../../src/panel/rowSender';
+import { PACE_RESUME_ROWS, PACE_ROWS, PACK_AFTER_BYTES, RowSender } from '../../src/panel/rowSender';
 import { encodeRows } from '../../src/records/tuple';
 import type { HostMessage } from '../../src/shared/protocol';
 import { S } from '../../src/shared/rowCodec';
@@ -354,6 +354,28 @@ describe('row sender (host → records webview)', () => {
     assert.equal(empty.posted.length, 1);
     assert.deepStrictEqual([empty.posted[0]!.count, empty.posted[0]!.last, empty.posted[0]!.total], [0, true, 0]);
   });
+  it('deflates every chunk once a load has posted PACK_AFTER_BYTES as they are, though VS Code and the page keep up; a new load starts plain again', async function () {
+    this.timeout(30_000);
+    // Rows of ~260 bytes each (a long source name of their own): 16 MB in ~65k rows.
+    const rows = records(100_000).map((r, i) => ({ ...r, source: `${r.source}-${String(i).padStart(250, 'x')}` }));
+    const { posted, sender, sources } = harness();
+    sender.pageBehind(false);
+    await sender.finish(rows);
+    let plain = 0;
+    const firstPacked = posted.findIndex((m) => m.packed === true);
+    assert.ok(firstPacked > 1, `the first ${firstPacked} chunks go as they are`);
+    for (const m of posted.slice(0, firstPacked)) plain += m.data.byteLength;
+    assert.ok(plain >= PACK_AFTER_BYTES && plain - posted[firstPacked - 1]!.data.byteLength < PACK_AFTER_BYTES, `deflated from ${plain} bytes posted as they were`);
+    assert.ok(posted.slice(firstPacked).every((m) => m.packed === true), 'every chunk after it deflated');
+    assert.ok(posted.length - firstPacked > 10, `${posted.length - firstPacked} chunks deflated`);
+    assert.deepStrictEqual(sources(), rows.map((r) => r.source), 'every row arrives once, in order');
+    // A new load counts from nothing.
+    sender.reset();
+    posted.length = 0;
+    await sender.finish(rows.slice(0, 20_000));
+    assert.ok(posted.length > 5 && posted.every((m) => m.packed !== true), 'a new load of 5 MB: nothing deflated');
+  });
+
   it('deflates every chunk after the first when told to (Compare), and the rows come out the same', async () => {
     const posted: Rows[] = [];
     const sender = new RowSender((m) => {
