@@ -17,7 +17,7 @@ const SHIFT = 5;
  * "mi" is in 23 % of them, "sp" 22 %, "mic" 19 % ("co" or "ma": all). 4.7 MB at a million rows
  * (68 MB of text), made in idle time (SearchIndex.pairsNext).
  */
-const PAIR_SHIFT = 6;
+export const PAIR_SHIFT = 6;
 /** Blocks of `starts` a block of the letter-pair filter. */
 const PAIR_TO_BLOCK = PAIR_SHIFT - SHIFT;
 const PAIR_WORDS = 22;
@@ -33,6 +33,42 @@ export function letterPairs(q: string): number[] {
     prev = letter ? c : -1;
   }
   return keys;
+}
+
+/** Whether pair block `pb` of a letter-pair filter has every pair of `keys`. */
+export function blockHasPairs(pairs: Uint32Array, pb: number, keys: readonly number[]): boolean {
+  const base = pb * PAIR_WORDS;
+  for (let j = 0; j < keys.length; j++) if ((pairs[base + (keys[j]! >> 5)]! & (1 << (keys[j]! & 31))) === 0) return false;
+  return true;
+}
+
+/** Strings a block of a letter-pair filter (64). */
+export const PAIR_BLOCK = 1 << PAIR_SHIFT;
+
+/**
+ * The letter-pair filter of strings [from, to) of `strings`, by blocks of PAIR_BLOCK strings, as
+ * SegmentText.buildPairs makes a text's (letters folded to lowercase, ASCII A–Z and a–z): for the
+ * texts a segment derives from its rows (joined DKIM signatures, extra fields), which are not cut
+ * from its chunk's text. A pair never spans two strings here.
+ */
+export function stringPairs(strings: readonly string[], from: number, to: number): Uint32Array {
+  const out = new Uint32Array(((to - from + PAIR_BLOCK - 1) >> PAIR_SHIFT) * PAIR_WORDS);
+  for (let id = from; id < to; id++) {
+    const s = strings[id]!;
+    const base = ((id - from) >> PAIR_SHIFT) * PAIR_WORDS;
+    let prev = -1;
+    for (let i = 0; i < s.length; i++) {
+      const c = (s.charCodeAt(i) | 32) - 97;
+      if (c >= 0 && c < 26) {
+        if (prev >= 0) {
+          const key = prev * 26 + c;
+          out[base + (key >> 5)] |= 1 << (key & 31);
+        }
+        prev = c;
+      } else prev = -1;
+    }
+  }
+  return out;
 }
 
 export class SegmentText {
@@ -86,6 +122,20 @@ export class SegmentText {
     this.pairs = out;
   }
 
+  /**
+   * Per block of PAIR_BLOCK strings, 1 when its letter-pair filter has every pair of `keys` (its
+   * strings may hold a query with those pairs in any case), 0 when none of them can; undefined
+   * without a filter yet or pairs to look for. `out` is reused when large enough.
+   */
+  candidates(keys: readonly number[], out?: Uint8Array): Uint8Array | undefined {
+    const pairs = this.pairs;
+    if (!pairs || keys.length === 0) return undefined;
+    const n = (this.count + PAIR_BLOCK - 1) >> PAIR_SHIFT;
+    const c = out && out.length >= n ? out : new Uint8Array(n);
+    for (let pb = 0; pb < n; pb++) c[pb] = blockHasPairs(pairs, pb, keys) ? 1 : 0;
+    return c;
+  }
+
   /** The text of `strings`, when they are it cut in order, nothing left out (not so in a chunk whose ends went back). */
   static of(text: string, strings: readonly string[]): SegmentText | undefined {
     const n = strings.length;
@@ -111,11 +161,7 @@ export class SegmentText {
     if (keys.length === 0) return this.scan(q, dict, m, found, hits, 0, blocks);
     // With the letter-pair filter and a query with two letters side by side: only the blocks of 64
     // strings that have each of its pairs are looked in, a run of them at a time.
-    const has = (pb: number): boolean => {
-      const base = pb * PAIR_WORDS;
-      for (let j = 0; j < keys.length; j++) if ((pairs![base + (keys[j]! >> 5)]! & (1 << (keys[j]! & 31))) === 0) return false;
-      return true;
-    };
+    const has = (pb: number): boolean => blockHasPairs(pairs!, pb, keys);
     const pairBlocks = (count + (1 << PAIR_SHIFT) - 1) >> PAIR_SHIFT;
     for (let pb = 0; pb < pairBlocks; pb++) {
       if (!has(pb)) continue;
