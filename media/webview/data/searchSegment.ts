@@ -288,7 +288,10 @@ export class Segment {
     // after one letter, which matches most strings, every string is, skipping the others. The
     // marks are updated in place (no new array per segment and keystroke: at a million rows
     // those were 6 MB a keystroke for the garbage collector).
-    const narrowing = this.q !== undefined && this.m.length === n && q.includes(this.q) && (this.found !== undefined || unprepared || !this.text);
+    // After one letter (whose matches are not listed: most strings), a query is looked for in the
+    // chunk's text instead, once its letter-pair filter is made: without it the whole text is
+    // read (at a million rows "mi" 92 ms in Node, string by string 57, through the filter 45).
+    const narrowing = this.q !== undefined && this.m.length === n && q.includes(this.q) && (this.found !== undefined || unprepared || !this.text?.paired);
     const listed = narrowing ? this.found : undefined;
     const m = narrowing ? this.m : this.m.length === n ? this.m.fill(0) : new Uint8Array(n);
     if (found.length < n) found = new Uint32Array(Math.max(n, found.length * 2));
