@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { COLUMNS } from '../../src/shared/columns';
 import { decodeChunk, encodeChunk, SCALARS } from '../../src/shared/rowCodec';
 import { RowStore } from '../../media/webview/data/store';
-import { SegmentText } from '../../media/webview/data/searchText';
+import { blockHasPairs, letterPairs, PAIR_BLOCK, SegmentText, stringPairs } from '../../media/webview/data/searchText';
 import { appendTuples } from '../../media/webview/data/tuples';
 import type { FilterWarmUp } from '../../media/webview/data/filterWarmUp';
 import { RecordsModel } from '../../media/webview/data/query';
@@ -86,6 +86,29 @@ describe('webview search: a query looked for in an ASCII chunk\'s text', () => {
       ),
       { numRuns: 200 },
     );
+  });
+
+  it('a derived texts\' letter-pair filter never rules out a block with a string whose lowercase holds the query', () => {
+    // Labels are translated: "İ" lowercases to "i" and a combining dot, the Kelvin sign to "k".
+    const piece = fc.constantFrom('M', 'm', 'İ', 'i', 'I', 'K', 'k', 'x', ' ', '=', 'é', 'ß', 'S', '’', '\n', 'ǅ');
+    const text = fc.array(piece, { maxLength: 8 }).map((a) => a.join(''));
+    fc.assert(
+      fc.property(fc.array(text, { minLength: 1, maxLength: 3 * PAIR_BLOCK }), text, fc.nat(), (strings, query, at) => {
+        const q = query.toLowerCase();
+        const keys = letterPairs(q);
+        const from = at % strings.length;
+        const pairs = stringPairs(strings, from, strings.length);
+        for (let id = from; id < strings.length; id++) {
+          if (strings[id]!.toLowerCase().includes(q)) assert.ok(blockHasPairs(pairs, (id - from) / PAIR_BLOCK | 0, keys), `${JSON.stringify(strings[id])} holds ${JSON.stringify(q)}`);
+        }
+      }),
+      { numRuns: 500 },
+    );
+    // And a block none of whose strings has a pair is ruled out by it.
+    const pairs = stringPairs(['xMİy', ...Array(PAIR_BLOCK - 1).fill('ab'), 'zz'], 0, PAIR_BLOCK + 1);
+    assert.ok(blockHasPairs(pairs, 0, letterPairs('mi')), '"mİ" is "mi̇" lowercased');
+    assert.ok(!blockHasPairs(pairs, 1, letterPairs('mi')));
+    assert.ok(blockHasPairs(pairs, 1, letterPairs('zz')));
   });
 
   it('marks each string holding the query as it is, once, not a match across two strings, over many blocks', () => {

@@ -378,7 +378,6 @@ export class Segment {
   }
 }
 
-
 /** Scratch space for SegmentText.candidates. */
 let candidateScratch: Uint8Array | undefined;
 

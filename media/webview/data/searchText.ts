@@ -48,13 +48,20 @@ export const PAIR_BLOCK = 1 << PAIR_SHIFT;
 /**
  * The letter-pair filter of strings [from, to) of `strings`, by blocks of PAIR_BLOCK strings, as
  * SegmentText.buildPairs makes a text's (letters folded to lowercase, ASCII A–Z and a–z): for the
- * texts a segment derives from its rows (joined DKIM signatures, extra fields), which are not cut
- * from its chunk's text. A pair never spans two strings here.
+ * texts a segment derives from its rows (joined DKIM signatures, extra fields, labels), which are
+ * not cut from its chunk's text. A pair never spans two strings here. A string with a character
+ * past ASCII is read lowercased (a translated label: "İ" lowercases to "i" and a combining dot).
  */
 export function stringPairs(strings: readonly string[], from: number, to: number): Uint32Array {
   const out = new Uint32Array(((to - from + PAIR_BLOCK - 1) >> PAIR_SHIFT) * PAIR_WORDS);
   for (let id = from; id < to; id++) {
-    const s = strings[id]!;
+    let s = strings[id]!;
+    for (let i = 0; i < s.length; i++) {
+      if (s.charCodeAt(i) > 127) {
+        s = s.toLowerCase();
+        break;
+      }
+    }
     const base = ((id - from) >> PAIR_SHIFT) * PAIR_WORDS;
     let prev = -1;
     for (let i = 0; i < s.length; i++) {
