@@ -62,20 +62,28 @@ export function stringPairs(strings: readonly string[], from: number, to: number
         break;
       }
     }
-    const base = ((id - from) >> PAIR_SHIFT) * PAIR_WORDS;
-    let prev = -1;
-    for (let i = 0; i < s.length; i++) {
-      const c = (s.charCodeAt(i) | 32) - 97;
-      if (c >= 0 && c < 26) {
-        if (prev >= 0) {
-          const key = prev * 26 + c;
-          out[base + (key >> 5)] |= 1 << (key & 31);
-        }
-        prev = c;
-      } else prev = -1;
-    }
+    addPairs(s, 0, s.length, out, ((id - from) >> PAIR_SHIFT) * PAIR_WORDS);
   }
   return out;
+}
+
+/**
+ * Sets, in the filter words from `base` on, the bit of each two letters side by side in
+ * s[from, to), letters folded to lowercase (A–Z and a–z only: a capital's code | 32 is its small
+ * letter's; no other ASCII character lands on a–z).
+ */
+function addPairs(s: string, from: number, to: number, out: Uint32Array, base: number): void {
+  let prev = -1;
+  for (let i = from; i < to; i++) {
+    const c = (s.charCodeAt(i) | 32) - 97;
+    if (c >= 0 && c < 26) {
+      if (prev >= 0) {
+        const key = prev * 26 + c;
+        out[base + (key >> 5)] |= 1 << (key & 31);
+      }
+      prev = c;
+    } else prev = -1;
+  }
 }
 
 export class SegmentText {
@@ -112,19 +120,7 @@ export class SegmentText {
     const out = new Uint32Array(nb * PAIR_WORDS);
     for (let p = 0; p < nb; p++) {
       const end = p + 1 < nb ? starts[(p + 1) << PAIR_TO_BLOCK]! : text.length;
-      const base = p * PAIR_WORDS;
-      let prev = -1;
-      for (let i = starts[p << PAIR_TO_BLOCK]!; i < end; i++) {
-        // A capital's code | 32 is its small letter's; no other ASCII character lands on a–z.
-        const c = (text.charCodeAt(i) | 32) - 97;
-        if (c >= 0 && c < 26) {
-          if (prev >= 0) {
-            const key = prev * 26 + c;
-            out[base + (key >> 5)] |= 1 << (key & 31);
-          }
-          prev = c;
-        } else prev = -1;
-      }
+      addPairs(text, starts[p << PAIR_TO_BLOCK]!, end, out, p * PAIR_WORDS);
     }
     this.pairs = out;
   }
