@@ -284,13 +284,12 @@ export class Segment {
     // One character whose bit is exact: the bits answer alone.
     const exact = !unprepared && q.length === 1 && (want & EXACT) === want;
     // Typing on: a longer query can only match strings the shorter one matched. Only those are
-    // looked at when they were listed (at a million rows ~200 of a segment's 8,000 strings);
-    // after one letter, which matches most strings, every string is, skipping the others. The
-    // marks are updated in place (no new array per segment and keystroke: at a million rows
-    // those were 6 MB a keystroke for the garbage collector).
-    // After one letter (whose matches are not listed: most strings), a query is looked for in the
-    // chunk's text instead, once its letter-pair filter is made: without it the whole text is
-    // read (at a million rows "mi" 92 ms in Node, string by string 57, through the filter 45).
+    // looked at when they were listed (at a million rows ~200 of a segment's 8,000 strings). After
+    // one letter (its matches are not listed: most strings) the query is looked for in the chunk's
+    // text instead, once its letter-pair filter is made; without the filter every string is, the
+    // others skipped (the whole text read: "mi" at a million rows 92 ms in Node, string by string
+    // 57, through the filter 45). The marks are updated in place (no new array per segment and
+    // keystroke: at a million rows those were 6 MB a keystroke for the garbage collector).
     const narrowing = this.q !== undefined && this.m.length === n && q.includes(this.q) && (this.found !== undefined || unprepared || !this.text?.paired);
     const listed = narrowing ? this.found : undefined;
     const m = narrowing ? this.m : this.m.length === n ? this.m.fill(0) : new Uint8Array(n);
