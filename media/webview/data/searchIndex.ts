@@ -14,8 +14,12 @@ export type { HitPlan } from './searchSegment';
 
 /** Rows a warm-up query runs over (SearchIndex.warm): a few dozen segments. */
 const WARM_ROWS = 40_000;
-/** The warm-up's rounds, two queries each (common letter pairs: most segments have them). */
-const WARM_QUERIES = [['ai', 'co'], ['mi', 'ex'], ['re', 'on'], ['ma', 'ou'], ['pa', 'in'], ['es', 'al']];
+/**
+ * The warm-up's rounds, two words each, typed a letter at a time as a user types them (first
+ * letter over every row, then each longer query over the rows the shorter one found): letters
+ * and pairs most DMARC data has (results, "mail", ".com").
+ */
+const WARM_QUERIES = [['mai', 'com'], ['pas', 'non'], ['fai', 'out'], ['rej', 'goo'], ['exa', 'ion'], ['spf', 'dki']];
 
 /** Writes one chunk's rows into its segment. */
 export interface SegmentWriter {
@@ -45,13 +49,17 @@ export class SearchIndex {
   }
 
   /**
-   * In idle time, a round at a time: throwaway queries over the first rows, both ways a keystroke
-   * searches (every row, then the rows a shorter query found), then forgotten. The engine then has
-   * the search's code compiled and optimised before the first query typed: in Chromium, at a
-   * million rows, a page's first m→mi took 145–218 ms against 80–100 for the next ones, 107–145
-   * after one round (~10 ms here). Its search still took 146–204 ms in bench:panel (9 runs), the
-   * second time ~120: more rounds (WARM_QUERIES) give the optimising compiler the calls it waits
-   * for, 108–134 ms (6 runs). False when every round has run, or there are too few rows yet.
+   * In idle time, a round at a time: throwaway words typed over the first rows as a user types
+   * them (the first letter over every row, each longer query over the rows the shorter one found,
+   * as RecordsModel.searchMask does), then forgotten. The engine then has the search's code
+   * compiled and optimised before the first query typed: in Chromium, at a million rows, a page's
+   * first m→mi took 145–218 ms against 80–100 for the next ones, 107–145 after one round (~10 ms
+   * here); more rounds give the optimising compiler the calls it waits for. Words, not pairs of
+   * letters: with pairs alone the first real keystrokes took paths the warm-up never had (a
+   * single letter, a query narrowed from the strings the shorter one matched), and V8 dropped the
+   * optimised search on its first keystrokes and compiled it again while the user waited (a
+   * Chromium trace of bench:panel's first "mi": 130 ms of TurboFan on the page's worker threads
+   * beside a 191 ms handler). False when every round has run, or there are too few rows yet.
    */
   warm(): boolean {
     if (this.warmed >= WARM_QUERIES.length) return false;
@@ -68,13 +76,18 @@ export class SearchIndex {
         seg.preparePairs();
       }
     }
-    for (const q of WARM_QUERIES[this.warmed++]!) {
-      this.search(q, 0, WARM_ROWS, new Uint8Array(WARM_ROWS));
-      this.searchRows(q, rows, new Uint8Array(WARM_ROWS));
-    }
-    for (const seg of this.segments) {
-      if (seg.from >= WARM_ROWS) break;
-      seg.forget();
+    for (const word of WARM_QUERIES[this.warmed++]!) {
+      let found: Uint32Array = rows;
+      for (let len = 1; len <= word.length; len++) {
+        const q = word.slice(0, len);
+        const mask = new Uint8Array(WARM_ROWS);
+        if (len > 1) found = this.searchRows(q, found, mask);
+        else if (!this.search(q, 0, WARM_ROWS, mask)) found = rows.filter((i) => mask[i] === 1);
+      }
+      for (const seg of this.segments) {
+        if (seg.from >= WARM_ROWS) break;
+        seg.forget();
+      }
     }
     return true;
   }

@@ -377,8 +377,12 @@ export class Segment {
   }
 }
 
-/** Scratch space for SegmentText.candidates. */
-let candidateScratch: Uint8Array | undefined;
+/** Scratch space for SegmentText.candidates: a block of 64 strings a byte, room for 65,536 strings (as `found`). */
+let candidateScratch: Uint8Array | undefined = new Uint8Array(65536 >> PAIR_SHIFT);
 
-/** Scratch space for the ids a query matches in a segment. */
-let found = new Uint32Array(1024);
+/**
+ * Scratch space for the ids a query matches in a segment: room for a segment of two-byte ids from
+ * the start, so a keystroke's optimised search never meets the growing the warm-up did not (V8
+ * then drops it and compiles it again while the user waits).
+ */
+let found = new Uint32Array(65536);
