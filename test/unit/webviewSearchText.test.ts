@@ -197,12 +197,32 @@ describe('webview search: a query looked for in an ASCII chunk\'s text', () => {
     // A model with no warm-up, for the answers.
     const cold = new RecordsModel();
     for (let k = 0; k < rows.length; k += 1_250) appendTuples(cold, rows.slice(k, k + 1_250));
+    // What idle time did, in order: the fields' narrowing steps and the filtered view's rounds after them.
+    const events: string[] = [];
+    const fields = (m as unknown as { fields: { compact(more?: () => boolean): boolean } }).fields;
+    const compact = fields.compact.bind(fields);
+    fields.compact = (more) => {
+      const did = compact(more);
+      if (did) events.push('narrowed');
+      return did;
+    };
+    const warmUp = warmUpOf(m);
+    const nextNarrowed = warmUp.nextNarrowed.bind(warmUp);
+    warmUp.nextNarrowed = (s, fieldOf) => {
+      const did = nextNarrowed(s, fieldOf);
+      if (did) events.push('round');
+      return did;
+    };
     let steps = 0;
     while (m.idleNext()) steps++;
-    assert.ok(steps >= 6 + 3, `the search's rounds and the filtered view's each took an idle step (${steps} steps)`);
+    assert.ok(steps >= 6 + 3 + 3, `the search's rounds and the filtered view's (twice) each took an idle step (${steps} steps)`);
     assert.equal(m.store.search.warm(), false, 'idle time ran every round');
     assert.equal(warmUpOf(m).done, true, 'and the filtered view\'s');
-    // Typed on from the warm-up's queries ("co", "ai", "mi", "ex"…), or not: the same rows, summary and facets as without it.
+    const lastNarrowed = events.lastIndexOf('narrowed');
+    assert.ok(lastNarrowed >= 0, 'the fields were narrowed');
+    assert.deepStrictEqual(events.slice(lastNarrowed + 1), ['round', 'round', 'round'], 'the filtered view\'s rounds ran again once the narrowing was over, and only then');
+    assert.equal(events.indexOf('round') > lastNarrowed, true, 'none ran between two narrowing steps');
+    // Typed on from the warm-up's words ("mai", "com", "exa", "goo"…), or not: the same rows, summary and facets as without it.
     for (const q of ['com', 'co', 'mai', 'ai', 'm', 'mi', 'mic', 'ex', 'exa', 'on', 'goo', 'x']) {
       const query = { search: q, facets: {}, sort: { column: 'emails' as const, descending: true } };
       const got = m.compute(query);

@@ -30,11 +30,35 @@ export class FilterWarmUp {
   next(s: Facts & { readonly length: number }, fieldOf: (id: FacetId) => FieldIndex): boolean {
     if (this.done || s.length < 2 * WARM_ROWS) return false;
     this.rounds++;
+    this.round(s, fieldOf);
+    return true;
+  }
+
+  /** Rounds left to run over the narrowed codes (narrowed). */
+  private again = 0;
+
+  /**
+   * The fields' codes were narrowed (Fields.compact: Uint32Array to Uint16Array or Uint8Array):
+   * code the engine optimised for the wider arrays no longer fits them, and the first filter
+   * after it would be optimised anew while the user waits. The rounds run again (nextNarrowed).
+   */
+  narrowed(): void {
+    this.again = ROUNDS;
+  }
+
+  /** A round over the narrowed codes, once the fields' narrowing is over. False when none is left. */
+  nextNarrowed(s: Facts & { readonly length: number }, fieldOf: (id: FacetId) => FieldIndex): boolean {
+    if (this.again === 0 || !this.done || s.length < 2 * WARM_ROWS) return false;
+    this.again--;
+    this.round(s, fieldOf);
+    return true;
+  }
+
+  private round(s: Facts & { readonly length: number }, fieldOf: (id: FacetId) => FieldIndex): void {
     const fields = FACETS.map(fieldOf);
     const rows = new Uint32Array(WARM_ROWS);
     for (let k = 0; k < rows.length; k++) rows[k] = 2 * k;
     summarize(s, rows, fields[FACETS.indexOf('category')]!, fields[FACETS.indexOf('dmarc')]!);
     countRows(fields, s.emails, rows, new Uint32Array(0), new Uint8Array(0), [], []);
-    return true;
   }
 }

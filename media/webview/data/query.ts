@@ -117,15 +117,18 @@ export class RecordsModel {
    * cheap columns (half a second at a million rows; a sort without them makes its own, a few tens
    * of ms), the search's letter-pair filters (searchText.ts: ~0.3 s at a million rows in Node),
    * the address fields' group indexes, then the ranks of the columns with many distinct texts,
-   * the fields' codes narrowed (Fields.compact: ~50 MB less at a million rows). False when
-   * nothing is left. (The letter-pair filters came last: in a page kept busy by Compare's million
+   * the fields' codes narrowed (Fields.compact: ~50 MB less at a million rows) and the filter's
+   * warm-up again over them. False when nothing is left. (The letter-pair filters came last: in a page kept busy by Compare's million
    * rows idle steps come seldom and short, and in bench:panel a second letter typed a minute after
    * the load took as long as reading every chunk's whole text, 179–267 ms, as without them.)
    */
   idleNext(more: () => boolean = () => false): boolean {
     if (this.prepareSearch(more) || this.store.search.warm() || this.warmUp.next(this.store, (f) => this.fields.get(f)) || this.ranks.next(more, true)) return true;
     if (this.store.search.pairsNext(more)) return true;
-    return this.fields.prepareAddresses(more) || this.ranks.next(more) || this.fields.compact(more);
+    if (this.fields.prepareAddresses(more) || this.ranks.next(more)) return true;
+    if (!this.fields.compact(more)) return this.warmUp.nextNarrowed(this.store, (f) => this.fields.get(f));
+    this.warmUp.narrowed();
+    return true;
   }
 
   private readonly warmUp = new FilterWarmUp();
