@@ -118,10 +118,8 @@ export class RecordsModel {
    * of ms), the search's letter-pair filters (searchText.ts: ~0.3 s at a million rows in Node),
    * the address fields' group indexes, then the ranks of the columns with many distinct texts,
    * the fields' codes narrowed (Fields.compact: ~50 MB less at a million rows) and the filter's
-   * warm-up again over them. False when nothing is left. (The letter-pair filters came last: in a
-   * page kept busy by Compare's million rows idle steps come seldom and short, and in bench:panel
-   * a second letter typed a minute after the load took as long as reading every chunk's whole
-   * text, 179–267 ms, as without them.)
+   * warm-up again over them. False when nothing is left. (The pair filters came last, and with
+   * Compare's million rows were not there a minute later: a second letter took 179–267 ms.)
    */
   idleNext(more: () => boolean = () => false): boolean {
     if (this.prepareSearch(more) || this.store.search.warm() || this.warmUp.next(this.store, (f) => this.fields.get(f)) || this.ranks.next(more, true)) return true;

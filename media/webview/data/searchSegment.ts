@@ -378,7 +378,7 @@ export class Segment {
 }
 
 /** Scratch space for SegmentText.candidates: a block of 64 strings a byte, room for 65,536 strings (as `found`). */
-let candidateScratch: Uint8Array | undefined = new Uint8Array(65536 >> PAIR_SHIFT);
+let candidateScratch: Uint8Array = new Uint8Array(65536 >> PAIR_SHIFT);
 
 /**
  * Scratch space for the ids a query matches in a segment: room for a segment of two-byte ids from
