@@ -1,5 +1,5 @@
 import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
-import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
@@ -27,6 +27,44 @@ function mainSched(): [number, number] | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * CPU time (ms) of each of the process's threads other than the main one, by thread name (Linux
+ * only; empty elsewhere): V8's workers (concurrent marking and compiling), libuv's (files, zlib)…
+ */
+function threadCpu(): Map<string, number> {
+  const out = new Map<string, number>();
+  try {
+    for (const tid of readdirSync('/proc/self/task')) {
+      if (tid === String(process.pid)) continue;
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      const close = stat.lastIndexOf(')');
+      const name = stat.slice(stat.indexOf('(') + 1, close);
+      const f = stat.slice(close + 2).split(' ');
+      // utime and stime (fields 14 and 15 of stat, 12 and 13 after the name), in clock ticks of 10 ms.
+      const ms = (Number(f[11]) + Number(f[12])) * 10;
+      out.set(`${name}#${tid}`, ms);
+    }
+  } catch {
+    /* best effort */
+  }
+  return out;
+}
+
+/**
+ * Where the other threads' CPU went since `before` (threadCpu): "name#n ms", most first, n the
+ * thread's rank by id (Node names them all "node"; V8's workers start first, libuv's when first used).
+ */
+function threadsSince(before: Map<string, number>, now: Map<string, number>): string {
+  const ids = [...now.keys()].sort((a, b) => Number(a.slice(a.lastIndexOf('#') + 1)) - Number(b.slice(b.lastIndexOf('#') + 1)));
+  const rank = new Map(ids.map((k, i) => [k, i + 1]));
+  return [...now]
+    .map(([k, ms]) => [`${k.slice(0, k.lastIndexOf('#'))}#${rank.get(k)}`, ms - (before.get(k) ?? 0)] as const)
+    .filter(([, d]) => d > 0)
+    .sort((a, b) => b[1] - a[1])
+    .map(([k, d]) => `${k} ${d}`)
+    .join(', ');
 }
 
 /**
@@ -82,6 +120,8 @@ export function startPerfTrace(file: string | undefined, profileDir?: string): P
   // And the main thread's own time on a core and waiting for one (Linux's schedstat): a block with
   // much waiting was the thread ready to run while the machine's cores were busy elsewhere.
   let sched = mainSched();
+  // And the other threads' (only reported with a long block: which of them took the cores).
+  let threads = threadCpu();
   // Pauses of the main thread for garbage collection in each sample: minor (scavenges), and the rest.
   const gcMs = { minor: 0, major: 0 };
   const timer = setInterval(() => {
@@ -91,7 +131,11 @@ export function startPerfTrace(file: string | undefined, profileDir?: string): P
     const s = mainSched();
     const main = s && sched ? { mainRunMs: Math.round((s[0] - sched[0]) / 1e6), mainWaitMs: Math.round((s[1] - sched[1]) / 1e6) } : {};
     sched = s;
-    write({ event: 'loop', at: now, maxMs: Math.round(h.max / 1e6), ...memory(), cpuMs: Math.round((used.user + used.system) / 1000), wallMs: now - last, ...main, gcMinorMs: Math.round(gcMs.minor), gcMajorMs: Math.round(gcMs.major) });
+    const t = threadCpu();
+    const maxMs = Math.round(h.max / 1e6);
+    const others = maxMs > 100 ? { threads: threadsSince(threads, t) } : {};
+    threads = t;
+    write({ event: 'loop', at: now, maxMs, ...others, ...memory(), cpuMs: Math.round((used.user + used.system) / 1000), wallMs: now - last, ...main, gcMinorMs: Math.round(gcMs.minor), gcMajorMs: Math.round(gcMs.major) });
     gcMs.minor = gcMs.major = 0;
     last = now;
     h.reset();

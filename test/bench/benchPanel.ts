@@ -25,7 +25,9 @@
  *   host blocked  longest extension-host event-loop block while loading and using the panel (bar
  *                 200 ms at 100k rows, the records-panel issue's; 100 ms at 1M rows, issue 12's);
  *                 (main ran) / (waited): until the last byte, the host's main thread's time on a
- *                 core and ready to run but waiting for one (Linux schedstat)
+ *                 core and ready to run but waiting for one (Linux schedstat); with BENCH_PHASES,
+ *                 a block over 100 ms also says what the host's other threads ran meanwhile (#2–#5:
+ *                 V8's workers, the garbage collector's concurrent marking among them)
  *   export JSON   every row selected (Ctrl+A in the grid), then DMARC: Export Selected Rows to JSON
  *                 from the command palette, until the extension host has the untitled JSON document
  *                 open in its tab with one line per row (bar 3000 ms at 100k rows); with the
@@ -112,8 +114,8 @@ function fullCollections(gcs: readonly GcMark[]): string {
  * waiting for one, and the array buffers the host held (each ~64 MB more starts a full collection).
  */
 function cpuOf(e: { maxMs?: number }): string {
-  const d = e as { cpuMs?: number; wallMs?: number; mainRunMs?: number; mainWaitMs?: number; arrayBuffersMB?: number };
-  const main = `${d.mainRunMs !== undefined ? `, main ran ${d.mainRunMs} waited ${d.mainWaitMs}` : ''}${d.arrayBuffersMB !== undefined ? `, array buffers ${d.arrayBuffersMB} MB` : ''}`;
+  const d = e as { cpuMs?: number; wallMs?: number; mainRunMs?: number; mainWaitMs?: number; arrayBuffersMB?: number; threads?: string };
+  const main = `${d.mainRunMs !== undefined ? `, main ran ${d.mainRunMs} waited ${d.mainWaitMs}` : ''}${d.threads ? `, other threads: ${d.threads}` : ''}${d.arrayBuffersMB !== undefined ? `, array buffers ${d.arrayBuffersMB} MB` : ''}`;
   return (e.maxMs ?? 0) > 100 && d.cpuMs !== undefined ? `(cpu ${d.cpuMs}/${d.wallMs}${main})` : '';
 }
 
