@@ -6,7 +6,7 @@
  * the first round (the engine compiling what it runs first: the panel's first keystroke) and the
  * median of the others, compute and its search part. A minute at a million rows where bench:panel
  * takes five; its keystroke times are bench:panel's handler, not the frame after it.
- *   npm run bench:search            (BENCH_ROWS=1000000 BENCH_ROUNDS=9 by default)
+ *   npm run bench:search            (BENCH_ROWS=1000000 BENCH_ROUNDS=9 by default; BENCH_REST_MS below)
  * Loopback only: the page and its rows come from a server on 127.0.0.1.
  */
 import { createServer } from 'node:http';
@@ -23,6 +23,13 @@ const repoRoot = resolve(__dirname, '../..');
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const ROUNDS = Math.max(2, Number(process.env.BENCH_ROUNDS ?? 9));
 const TYPED = ['m', 'mi', 'mic', 'micr', ''];
+/**
+ * BENCH_REST_MS: a pause before each round (after its "#"), the page doing nothing. On the
+ * machines of this project memory untouched for a minute is read several times slower the first
+ * time (bench:panel types its keystrokes about a minute after its load): with a rest, every round
+ * meets that.
+ */
+const REST_MS = Number(process.env.BENCH_REST_MS ?? 0);
 /** Rows a chunk, as the host sends them (src/panel/rowSender.ts). */
 const CHUNK = 1250;
 
@@ -70,10 +77,10 @@ async function main(): Promise<void> {
     await page.goto(`http://127.0.0.1:${port}/`);
     await page.addScriptTag({ url: '/page.js' });
     const r = await page.evaluate(
-      ([typed, rounds]) => (window as unknown as { benchSearch: (url: string, t: string[], n: number) => Promise<{ rows: number; loadMs: number; idleMs: number; compute: Record<string, number[]>; search: Record<string, number[]> }> }).benchSearch('/rows.bin', typed, rounds),
-      [TYPED, ROUNDS] as const,
+      ([typed, rounds, rest]) => (window as unknown as { benchSearch: (url: string, t: string[], n: number, rest: number) => Promise<{ rows: number; loadMs: number; idleMs: number; compute: Record<string, number[]>; search: Record<string, number[]> }> }).benchSearch('/rows.bin', typed, rounds, rest),
+      [TYPED, ROUNDS, REST_MS] as const,
     );
-    console.log(`bench:search — ${r.rows} rows (${(data.length / 1048576).toFixed(0)} MB of chunks), ${ROUNDS} rounds, headless Chromium; load ${Math.round(r.loadMs)} ms, idle work ${Math.round(r.idleMs)} ms`);
+    console.log(`bench:search — ${r.rows} rows (${(data.length / 1048576).toFixed(0)} MB of chunks), ${ROUNDS} rounds${REST_MS ? ` (a rest of ${REST_MS} ms before each)` : ''}, headless Chromium; load ${Math.round(r.loadMs)} ms, idle work ${Math.round(r.idleMs)} ms`);
     console.log('typed     first round (search)   median of the rest (search)   worst');
     for (const q of TYPED) {
       const c = r.compute[q]!;
