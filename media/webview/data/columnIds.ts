@@ -7,9 +7,9 @@
 let seenScratch = new Uint8Array(0);
 
 /**
- * Per column (`ids` holds `ncol` ids a row, `count` rows), then the extra fields (`extraIds`),
- * the distinct ids, in the order rows first have them; `strings` bounds the ids. One pass over
- * the ids row by row, a byte per (string, column) marking those seen (a pass per column with a
+ * Per column (`ids` holds `count` ids a column, column after column), then the extra fields
+ * (`extraIds`), the distinct ids, in the order rows first have them; `strings` bounds the ids.
+ * One pass over the ids, a byte per (string, column) marking those seen (a pass per column with a
  * closure per cell: 0.12–0.19 ms a segment of 1,250 rows in Node, this 0.10).
  */
 export function distinctIdsByColumn(ids: Uint16Array | Uint32Array, ncol: number, count: number, extraIds: readonly number[], strings: number): (Uint16Array | Uint32Array)[] {
@@ -21,15 +21,18 @@ export function distinctIdsByColumn(ids: Uint16Array | Uint32Array, ncol: number
   for (let c = 0; c < ncol; c++) lists.push(new Ids(count));
   lists.push(new Ids(extraIds.length));
   const lens = new Int32Array(W);
-  for (let r = 0, base = 0; r < count; r++, base += ncol) {
-    for (let c = 0; c < ncol; c++) {
-      const id = ids[base + c]!;
+  for (let c = 0, base = 0; c < ncol; c++, base += count) {
+    const list = lists[c]!;
+    let len = 0;
+    for (let r = 0; r < count; r++) {
+      const id = ids[base + r]!;
       const k = id * W + c;
       if (seen[k] === 0) {
         seen[k] = 1;
-        lists[c]![lens[c]!++] = id;
+        list[len++] = id;
       }
     }
+    lens[c] = len;
   }
   for (const id of extraIds) {
     const k = id * W + ncol;

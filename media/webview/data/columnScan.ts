@@ -7,7 +7,6 @@
  */
 import type { ColumnId } from '../../../src/shared/columns';
 import { drain } from '../../../src/shared/sorts';
-import { NCOL } from './searchIndex';
 import { COL, type RowStore } from './store';
 
 export { drain };
@@ -31,8 +30,9 @@ export function* mapColumnSteps<T>(s: RowStore, column: ColumnId, from: number, 
     const { ids, dict } = seg;
     const seen = new Uint8Array(dict.length);
     const value = new Array<T>(dict.length);
+    const at = col * seg.count;
     for (let r = Math.max(0, from - seg.from); r < seg.count; r++) {
-      const id = ids[r * NCOL + col]!;
+      const id = ids[at + r]!;
       if (!seen[id]) {
         seen[id] = 1;
         value[id] = map(dict[id] ?? '');
@@ -63,8 +63,9 @@ export function* codeColumnSteps(s: RowStore, column: ColumnId, from: number, co
     if (local.length < dict.length) local = new Int32Array(Math.max(dict.length, local.length * 2));
     local.fill(-1, 0, dict.length);
     const base = seg.from;
+    const at = col * seg.count;
     for (let r = Math.max(0, from - base); r < seg.count; r++) {
-      const id = ids[r * NCOL + col]!;
+      const id = ids[at + r]!;
       let c = local[id]!;
       if (c < 0) c = local[id] = codeOf(dict[id] ?? '');
       out[base + r] = c;

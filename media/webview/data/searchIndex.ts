@@ -149,7 +149,7 @@ export class SearchIndex {
         return seg.dict.push(text) - 1;
       },
       set: (r, column, id) => {
-        seg.ids[r * NCOL + column] = id;
+        seg.ids[column * seg.count + r] = id;
       },
       setExtras: (r, ids) => {
         for (let k = 0; k < ids.length; k++) seg.extraIds.push(ids[k]!);

@@ -32,7 +32,11 @@ export class Segment {
   private prepared = 0;
   /** Lowercase copies of the strings that differ from theirs (few: most are lowercase already). */
   private readonly lowered = new Map<number, string>();
-  /** Two bytes an id where the segment's strings are fewer than 65,536 (a chunk of a few thousand rows always is). */
+  /**
+   * The rows' string ids, column after column (column c's of row r at c * count + r): a search
+   * reads only the columns its query can match. Two bytes an id where the segment's strings are
+   * fewer than 65,536 (a chunk of a few thousand rows always is).
+   */
   readonly ids: Uint16Array | Uint32Array;
   /** Row (from + r)'s extra fields are extraIds[extraStart[r] … extraStart[r + 1]). */
   readonly extraStart: Uint32Array;
@@ -133,10 +137,9 @@ export class Segment {
   /** Whether row `r` (of the segment) has a cell or extra field the last query matched (`m`, planned by hitColumns). */
   rowHit(r: number, m: Uint8Array, plan: HitPlan): boolean {
     if (plan.every) return true;
-    const { ids, extraStart: es, extraIds: ex } = this;
+    const { ids, extraStart: es, extraIds: ex, count } = this;
     const cols = plan.cols;
-    const base = r * NCOL;
-    for (let j = 0; j < cols.length; j++) if (m[ids[base + cols[j]!]!]) return true;
+    for (let j = 0; j < cols.length; j++) if (m[ids[cols[j]! * count + r]!]) return true;
     if (plan.extras) for (let k = es[r]!, end = es[r + 1]!; k < end; k++) if (m[ex[k]!]) return true;
     return false;
   }
@@ -144,21 +147,21 @@ export class Segment {
   /**
    * rowHit for rows[first … end) (ascending, all in this segment), in one loop with the plan's
    * first three columns held in locals: sets mask[i] = 1 and lists i in `out` from `o` on for each
-   * row with a match, and gives the new `o`.
+   * row with a match, and gives the new `o`. The ids are column by column, so it reads only the
+   * plan's columns (a few of the ~20).
    */
   markRows(m: Uint8Array, plan: HitPlan, rows: Uint32Array, first: number, end: number, mask: Uint8Array, out: Uint32Array, o: number): number {
-    const { ids, extraStart: es, extraIds: ex, from } = this;
+    const { ids, extraStart: es, extraIds: ex, from, count } = this;
     const { cols, every, extras } = plan;
     const nc = cols.length;
-    const c0 = nc > 0 ? cols[0]! : 0;
-    const c1 = nc > 1 ? cols[1]! : c0;
-    const c2 = nc > 2 ? cols[2]! : c1;
+    const b0 = (nc > 0 ? cols[0]! : 0) * count;
+    const b1 = nc > 1 ? cols[1]! * count : b0;
+    const b2 = nc > 2 ? cols[2]! * count : b1;
     for (let j = first; j < end; j++) {
       const i = rows[j]!;
       const r = i - from;
-      const base = r * NCOL;
-      let hit = every || (nc > 0 && (m[ids[base + c0]!]! | m[ids[base + c1]!]! | m[ids[base + c2]!]!) !== 0);
-      for (let q = 3; !hit && q < nc; q++) hit = m[ids[base + cols[q]!]!] === 1;
+      let hit = every || (nc > 0 && (m[ids[b0 + r]!]! | m[ids[b1 + r]!]! | m[ids[b2 + r]!]!) !== 0);
+      for (let q = 3; !hit && q < nc; q++) hit = m[ids[cols[q]! * count + r]!] === 1;
       if (!hit && extras) for (let k = es[r]!, e = es[r + 1]!; !hit && k < e; k++) hit = m[ex[k]!] === 1;
       if (hit) {
         mask[i] = 1;

@@ -16,7 +16,7 @@ import { dkimText, valueLabel } from '../format';
 import { ADVICE_COLUMNS, ADVICE_LABELS_MAX, adviceCellIds } from './adviceLabels';
 import { isoUtcMs } from './isoDate';
 import { codeColumnSteps, drain } from './columnScan';
-import { NCOL, SearchIndex, type Segment } from './searchIndex';
+import { SearchIndex, type Segment } from './searchIndex';
 import { asciiBits } from './searchBits';
 import type { Facts } from './fieldTypes';
 import { StringTable } from './stringTable';
@@ -169,30 +169,30 @@ export class RowStore implements Facts {
     const dkimCodes = sc[S.alignedDkim]!;
     const dateCodes = sc[S.date]!;
     const dmarcCodes = sc[S.dmarc]!;
+    const cnt = c.count;
     for (let r = 0; r < c.count; r++) {
       const i = this.length;
-      const o = r * NCOL;
       for (let k = 0; k < scalarCols.length; k += 2) {
         const code = sc[scalarCols[k + 1]!]![r]!;
-        ids[o + scalarCols[k]!] = code < nStr ? code : emptyId;
+        ids[scalarCols[k]! * cnt + r] = code < nStr ? code : emptyId;
       }
-      for (let k = 0; k < ADVICE_COLS.length; k += 2) ids[o + ADVICE_COLS[k]!] = adviceId(sc[ADVICE_COLS[k + 1]!]![r]!);
+      for (let k = 0; k < ADVICE_COLS.length; k += 2) ids[ADVICE_COLS[k]! * cnt + r] = adviceId(sc[ADVICE_COLS[k + 1]!]![r]!);
       const n = c.emails[r]!;
       const emails = Number.isFinite(n) && n > 0 ? n : 0;
       let e = emailIds.get(emails);
       if (e === undefined) emailIds.set(emails, (e = w.add(String(emails))));
-      ids[o + COL.emails] = e;
+      ids[COL.emails * cnt + r] = e;
       const spfPass = isPass[spfCodes[r]!] ?? 0;
       const dkimPass = isPass[dkimCodes[r]!] ?? 0;
       const pass = spfPass | dkimPass;
-      ids[o + COL.dmarcResult] = pass ? passId : failId;
+      ids[COL.dmarcResult * cnt + r] = pass ? passId : failId;
       // Row r's list spans, clamped (a broken chunk cannot read past its lists).
       const da = Math.min(dkS[r]!, dkC.length);
       const db = Math.min(Math.max(dkS[r + 1]!, da), dkC.length);
       if (db === da) {
-        ids[o + COL.dkimDomains] = emptyId;
+        ids[COL.dkimDomains * cnt + r] = emptyId;
         if (emptyDkim < 0) emptyDkim = w.add(dkimText([]));
-        ids[o + COL.dkim] = emptyDkim;
+        ids[COL.dkim * cnt + r] = emptyDkim;
       } else {
         const size = dkimLists.size;
         const e = dkimLists.entry(da, db);
@@ -201,19 +201,19 @@ export class RowStore implements Facts {
           dkimIds[2 * e] = w.add(signatures.map(signatureText).join('\n'));
           dkimIds[2 * e + 1] = w.add(dkimText(signatures.map((x) => x.result)));
         }
-        ids[o + COL.dkimDomains] = dkimIds[2 * e]!;
-        ids[o + COL.dkim] = dkimIds[2 * e + 1]!;
+        ids[COL.dkimDomains * cnt + r] = dkimIds[2 * e]!;
+        ids[COL.dkim * cnt + r] = dkimIds[2 * e + 1]!;
       }
       const ra = Math.min(rdS[r]!, rdC.length);
       const rb = Math.min(Math.max(rdS[r + 1]!, ra), rdC.length);
-      if (rb - ra === 1) ids[o + COL.rdns] = rdC[ra]! < nStr ? rdC[ra]! : emptyId;
-      else if (rb === ra) ids[o + COL.rdns] = emptyId;
+      if (rb - ra === 1) ids[COL.rdns * cnt + r] = rdC[ra]! < nStr ? rdC[ra]! : emptyId;
+      else if (rb === ra) ids[COL.rdns * cnt + r] = emptyId;
       else {
         if (!rdnsLists) (rdnsLists = this.rdnsLists).reset(rdC, c.count);
         const size = rdnsLists.size;
         const e = rdnsLists.entry(ra, rb);
         if (e === size) rdnsIds[e] = w.add(Array.from(rdC.subarray(ra, rb), text).join(', '));
-        ids[o + COL.rdns] = rdnsIds[e]!;
+        ids[COL.rdns * cnt + r] = rdnsIds[e]!;
       }
       const xa = Math.min(exS[r]!, exC.length);
       const xb = Math.min(Math.max(exS[r + 1]!, xa), exC.length);
@@ -271,7 +271,7 @@ export class RowStore implements Facts {
   cellAt(index: number, col: number): string {
     if (!this.has(index)) return '';
     const seg = this.parts[this.partOf[index]!]!.seg;
-    return seg.dict[seg.ids[(index - seg.from) * NCOL + col]!] ?? '';
+    return seg.dict[seg.ids[col * seg.count + (index - seg.from)]!] ?? '';
   }
 
   /**
