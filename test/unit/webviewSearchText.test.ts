@@ -208,8 +208,15 @@ describe('webview search: a query looked for in an ASCII chunk\'s text', () => {
     };
     const warmUp = warmUpOf(m);
     const nextNarrowed = warmUp.nextNarrowed.bind(warmUp);
-    warmUp.nextNarrowed = (s, fieldOf) => {
-      const did = nextNarrowed(s, fieldOf);
+    // The ranks its rounds order rows by (as a search's rows are ordered): only ranks idle time made already.
+    const held = (m as unknown as { ranks: { ranks: Map<string, { version: number }> } }).ranks.ranks;
+    const ordered: string[] = [];
+    warmUp.nextNarrowed = (s, fieldOf, ranksOf) => {
+      const did = nextNarrowed(s, fieldOf, ranksOf && ((column) => {
+        assert.equal(held.get(column)?.version, m.store.version, `${column}: its ranks were made before the round`);
+        ordered.push(column);
+        return ranksOf(column);
+      }));
       if (did) events.push('round');
       return did;
     };
@@ -222,6 +229,7 @@ describe('webview search: a query looked for in an ASCII chunk\'s text', () => {
     assert.ok(lastNarrowed >= 0, 'the fields were narrowed');
     assert.deepStrictEqual(events.slice(lastNarrowed + 1), ['round', 'round', 'round'], 'the filtered view\'s rounds ran again once the narrowing was over, and only then');
     assert.equal(events.indexOf('round') > lastNarrowed, true, 'none ran between two narrowing steps');
+    assert.deepStrictEqual(ordered, Array(3).fill(['emails', 'emails', 'date', 'date']).flat(), 'each round put rows in the order of Emails and of Date, both ways');
     // Typed on from the warm-up's words ("mai", "com", "exa", "goo"…), or not: the same rows, summary and facets as without it.
     for (const q of ['com', 'co', 'mai', 'ai', 'm', 'mi', 'mic', 'ex', 'exa', 'on', 'goo', 'x']) {
       const query = { search: q, facets: {}, sort: { column: 'emails' as const, descending: true } };

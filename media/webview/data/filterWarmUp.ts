@@ -6,10 +6,19 @@
  * the engine first met them (the summary's byValue 45 ms, 2 ms once compiled; profile of
  * bench:panel). DOM-free.
  */
-import { FACETS, type FacetId } from '../../../src/shared/columns';
+import { FACETS, type ColumnId, type FacetId } from '../../../src/shared/columns';
 import { countRows } from './facetCounts';
 import type { Facts, FieldIndex } from './fieldTypes';
+import type { Ranks } from './ranks';
+import { flaggedInOrder } from './rowSets';
 import { summarize } from './summary';
+
+/**
+ * Columns whose ranks the narrowed rounds put a search's rows in order by (rowSets.ts
+ * flaggedInOrder, as RecordsModel.compute does for a search that found few rows): the table's
+ * default (two-byte ranks) and one with a rank per distinct date (four-byte ranks), both ways.
+ */
+const ORDER_BY: readonly ColumnId[] = ['emails', 'date'];
 
 /** Rows a round reads: every other one of the first 2 × WARM_ROWS. */
 const WARM_ROWS = 20_000;
@@ -46,19 +55,35 @@ export class FilterWarmUp {
     this.again = ROUNDS;
   }
 
-  /** A round over the narrowed codes, once the fields' narrowing is over. False when none is left. */
-  nextNarrowed(s: Facts & { readonly length: number }, fieldOf: (id: FacetId) => FieldIndex): boolean {
+  /**
+   * A round over the narrowed codes, once the fields' narrowing is over (and every column's ranks
+   * made: `ranksOf` then only reads them). False when none is left.
+   */
+  nextNarrowed(s: Facts & { readonly length: number }, fieldOf: (id: FacetId) => FieldIndex, ranksOf?: (column: ColumnId) => Ranks): boolean {
     if (this.again === 0 || !this.done || s.length < 2 * WARM_ROWS) return false;
     this.again--;
     this.round(s, fieldOf);
+    if (ranksOf) {
+      // Half the warm rows flagged, put in each order (the first search ordered these at once).
+      const rows = warmRows();
+      const flags = new Uint8Array(2 * WARM_ROWS);
+      for (let k = 0; k < rows.length; k += 2) flags[rows[k]!] = 1;
+      for (const column of ORDER_BY) for (const descending of [true, false]) flaggedInOrder(rows, flags, WARM_ROWS / 2, ranksOf(column), descending);
+    }
     return true;
   }
 
   private round(s: Facts & { readonly length: number }, fieldOf: (id: FacetId) => FieldIndex): void {
     const fields = FACETS.map(fieldOf);
-    const rows = new Uint32Array(WARM_ROWS);
-    for (let k = 0; k < rows.length; k++) rows[k] = 2 * k;
+    const rows = warmRows();
     summarize(s, rows, fields[FACETS.indexOf('category')]!, fields[FACETS.indexOf('dmarc')]!);
     countRows(fields, s.emails, rows, new Uint32Array(0), new Uint8Array(0), [], []);
   }
+}
+
+/** Every other one of the first 2 × WARM_ROWS rows. */
+function warmRows(): Uint32Array {
+  const rows = new Uint32Array(WARM_ROWS);
+  for (let k = 0; k < rows.length; k++) rows[k] = 2 * k;
+  return rows;
 }

@@ -125,7 +125,7 @@ export class RecordsModel {
     if (this.prepareSearch(more) || this.store.search.warm() || this.warmUp.next(this.store, (f) => this.fields.get(f)) || this.ranks.next(more, true)) return true;
     if (this.store.search.pairsNext(more)) return true;
     if (this.fields.prepareAddresses(more) || this.ranks.next(more)) return true;
-    if (!this.fields.compact(more)) return this.warmUp.nextNarrowed(this.store, (f) => this.fields.get(f));
+    if (!this.fields.compact(more)) return this.warmUp.nextNarrowed(this.store, (f) => this.fields.get(f), (c) => this.ranksOf(c));
     this.warmUp.narrowed();
     return true;
   }
