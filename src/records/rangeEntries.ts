@@ -5,6 +5,7 @@
 import type { DmarcRecord, FetchResult, RecordWarning, RejectedSummary } from '../api/types';
 import type { RangeData } from './storeTypes';
 import { radixOrderSteps } from '../shared/sorts';
+import { perfMark } from '../perf';
 
 /** What is held for one organization: entries, and the shared arrays peekRecords gave out. */
 export interface HeldRanges {
@@ -122,7 +123,11 @@ export async function makeEntry(start: number, end: number, result: FetchResult,
     });
     records = kept;
   }
-  if (!sorted || !inside) records = await sortByDate(records);
+  if (!sorted || !inside) {
+    perfMark('sortStart', { rows: records.length });
+    records = await sortByDate(records);
+    perfMark('sortEnd', { rows: records.length });
+  }
   return { start, end, records, warnings: result.warnings, rejected: result.rejected, fetchedAt, storedSeq: ++nextSeq };
 }
 

@@ -321,9 +321,9 @@ async function main(): Promise<void> {
       await page.waitForTimeout(600);
       if (process.env.BENCH_PHASES) {
         // Everything after the last byte: what blocked the host, and the marks around it.
-        const after = readPerf(perfFile).filter((e) => e.at >= response.at && (e.event !== 'loop' || (e.maxMs ?? 0) > 100) && (e.event !== 'gc' || (e as { ms?: number }).ms! > 50));
+        const after = readPerf(perfFile).filter((e) => e.at >= response.at && (e.event !== 'loop' || (e.maxMs ?? 0) > 100) && (e.event !== 'gc' || (e as { ms?: number }).ms! > 50 || ((e as { kind?: number }).kind === 4 && (((e as { flags?: number }).flags ?? 0) & GC_EXTERNAL) !== 0)));
         console.log(`  full collections after the last byte: ${fullCollections(readPerf(perfFile).filter((e) => e.event === 'gc' && e.at > response.at) as unknown as GcMark[])}`);
-        console.log(`  after the last byte: ${after.map((e) => `${e.event}${e.event === 'loop' ? ` ${e.maxMs}ms${cpuOf(e)}` : ''}${'ms' in e && e.event !== 'loop' ? ` ${(e as { ms?: number }).ms}ms` : ''}${'rows' in e ? ` ${e.rows}r` : ''}@${e.at - response.at}`).join(' ')}`);
+        console.log(`  after the last byte: ${after.map((e) => `${e.event}${e.event === 'gc' && (((e as { flags?: number }).flags ?? 0) & GC_EXTERNAL) !== 0 ? '(external)' : ''}${e.event === 'loop' ? ` ${e.maxMs}ms${cpuOf(e)}` : ''}${'ms' in e && e.event !== 'loop' ? ` ${(e as { ms?: number }).ms}ms` : ''}${'rows' in e ? ` ${e.rows}r` : ''}@${e.at - response.at}`).join(' ')}`);
       }
       // Heaps after the load (and the sorts, filters and groupings above).
       // The live heap: measured by the host after a full garbage collection, asked for now (src/perf.ts).
