@@ -4,7 +4,6 @@
  */
 import type { DmarcRecord, FetchResult, RecordWarning, RejectedSummary } from '../api/types';
 import type { RangeData } from './storeTypes';
-import { radixOrderSteps } from '../shared/sorts';
 import { perfMark } from '../perf';
 
 /** What is held for one organization: entries, and the shared arrays peekRecords gave out. */
@@ -43,31 +42,56 @@ const SLICE = 1 << 16;
 
 /**
  * The records by date (ties in their order), as one stable sort would give them, without holding
- * the event loop: sorting a million rows at once blocked the extension host for ~500 ms. The dates
- * go through the radix sort the webview ranks its columns with (src/shared/sorts.ts: any double,
- * 32-bit passes for whole seconds or close whole numbers), yielding between its passes.
+ * the event loop (sorting a million rows at once blocked the extension host for ~500 ms): runs of
+ * SORT_RUN rows' positions sorted by their dates one at a time (Array.prototype.sort is stable),
+ * then merged in pairs, a slice at a time. Nothing but plain arrays: the radix sort of the dates this replaced
+ * allocated ~20 MB of typed arrays for a million rows, right after a load, while VS Code still
+ * held ~60 MB of the panel's messages, and V8 started a full collection for external memory that
+ * paused the host 371–404 ms (Node, the bench's million rows with 60 MB of buffers held: this sort
+ * then took 713 ms against 150 without them; bench:panel's longest block after a load in 4 of 17
+ * runs, 278–481 ms).
  */
 export async function sortByDate(records: readonly DmarcRecord[]): Promise<DmarcRecord[]> {
   const n = records.length;
   if (n <= SORT_RUN) return [...records].sort(byDate);
-  const keys = new Float64Array(n);
+  // The dates in one array, read in order from then on (not from rows scattered in the heap).
+  const keys = new Array<number>(n);
   await sliced(n, (a, b) => {
     for (let i = a; i < b; i++) keys[i] = records[i]!.dateMs;
   });
-  const steps = radixOrderSteps(keys);
-  let order: Uint32Array;
-  for (;;) {
+  const byKey = (x: number, y: number): number => keys[x]! - keys[y]!;
+  let runs: number[][] = [];
+  for (let a = 0; a < n; a += SORT_RUN) {
     await tick();
-    const step = steps.next();
-    if (step.done) {
-      order = step.value;
-      break;
-    }
+    const run = new Array<number>(Math.min(SORT_RUN, n - a));
+    for (let k = 0; k < run.length; k++) run[k] = a + k;
+    runs.push(run.sort(byKey));
   }
+  while (runs.length > 1) {
+    const next: number[][] = [];
+    for (let k = 0; k + 1 < runs.length; k += 2) next.push(await merged(runs[k]!, runs[k + 1]!, keys));
+    if (runs.length % 2 === 1) next.push(runs[runs.length - 1]!);
+    runs = next;
+  }
+  const order = runs[0]!;
   const out = new Array<DmarcRecord>(n);
   await sliced(n, (a, b) => {
     for (let k = a; k < b; k++) out[k] = records[order[k]!]!;
   });
+  return out;
+}
+
+/** Two runs of positions sorted by their `keys` merged into one, `a`'s first among equal keys, a slice at a time. */
+async function merged(a: readonly number[], b: readonly number[], keys: readonly number[]): Promise<number[]> {
+  const out = new Array<number>(a.length + b.length);
+  let i = 0;
+  let j = 0;
+  for (let o = 0; o < out.length; ) {
+    await tick();
+    for (const end = Math.min(out.length, o + SLICE); o < end; o++) {
+      out[o] = j >= b.length || (i < a.length && keys[a[i]!]! <= keys[b[j]!]!) ? a[i++]! : b[j++]!;
+    }
+  }
   return out;
 }
 

@@ -1,6 +1,6 @@
-// sortByDate (src/records/rangeEntries.ts): dates by the shared radix sort (src/shared/sorts.ts:
-// 32-bit passes for whole seconds or close whole numbers, the doubles' 64 bits otherwise); either
-// way exactly the order of one stable sort.
+// sortByDate (src/records/rangeEntries.ts): runs of positions sorted by date, merged in pairs a
+// slice at a time; whatever the dates (ties, negative, huge, fractional, one bit apart), exactly the
+// order of one stable sort.
 import { strict as assert } from 'node:assert';
 import type { DmarcRecord } from '../../src/api/types';
 import { rowsWithin, sortByDate } from '../../src/records/rangeEntries';
