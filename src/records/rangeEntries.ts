@@ -44,12 +44,13 @@ const SLICE = 1 << 16;
  * The records by date (ties in their order), as one stable sort would give them, without holding
  * the event loop (sorting a million rows at once blocked the extension host for ~500 ms): runs of
  * SORT_RUN rows' positions sorted by their dates one at a time (Array.prototype.sort is stable),
- * then merged in pairs, a slice at a time. Nothing but plain arrays: the radix sort of the dates this replaced
- * allocated ~20 MB of typed arrays for a million rows, right after a load, while VS Code still
- * held ~60 MB of the panel's messages, and V8 started a full collection for external memory that
- * paused the host 371–404 ms (Node, the bench's million rows with 60 MB of buffers held: this sort
- * then took 713 ms against 150 without them; bench:panel's longest block after a load in 4 of 17
- * runs, 278–481 ms).
+ * then merged in pairs, a slice at a time. Plain arrays only: the radix sort of the dates it
+ * replaced allocated ~20 MB of typed arrays for a million rows right after a load, while VS Code
+ * still held ~60 MB of the panel's messages, and V8 started a full collection for external memory
+ * (Node, the bench's million rows with 60 MB of buffers held: a pause of up to 404 ms, the radix
+ * sort 540–713 ms against 150–204 without them; this one 498–519 ms, no collection, its longest
+ * stall 12–14 ms). bench:panel: the host's longest block after a load in 4 of 17 runs (278–481
+ * ms) before, no block over 100 ms after it in six runs since.
  */
 export async function sortByDate(records: readonly DmarcRecord[]): Promise<DmarcRecord[]> {
   const n = records.length;
