@@ -29,6 +29,24 @@ const FIRST_CHUNK = 1_000;
  */
 const CHUNK = 1_250;
 /**
+ * Wall time one chunk's encode aims to stay under. While V8 marks a large heap for a full
+ * collection, the host's main thread takes part in the marking as it allocates, and its steps run
+ * many times slower: at a million rows (a heap of ~1 GB) an encode of 1,250 rows took 90–260 ms
+ * there against ~5 (bench:panel's host trace: most of the host's blocks over 100 ms were such
+ * encodes, while Compare's rows were posted and during the download); in plain Node, the bench's
+ * rows with two million held, 116–188 ms. An encode over the budget makes the next chunks smaller
+ * (down to MIN_CHUNK rows), one under it doubles them again up to CHUNK; one over twice the budget
+ * is followed by a pause of BACKOFF_MS rather than the next encode at once. The first slow encode
+ * of a marking is still as long. Plain Node, five loads of the bench's million rows each with the
+ * heap near its limit (--max-old-space-size=1800), the longest stall of a 5 ms timer in the loads
+ * with a full collection, two runs each: 168–412 ms before, 80–182 after; bench:panel at 1M, host blocked
+ * 131 ms (worst 150) and 113 (136) in two sets of three runs, against 185–260 (259–305) in three
+ * of the four sets before (93, worst 112, in the fourth).
+ */
+const ENCODE_BUDGET_MS = 12;
+const MIN_CHUNK = 125;
+const BACKOFF_MS = 25;
+/**
  * Messages posted but not yet acknowledged. Each postMessage takes a round trip to the webview
  * (100–300 ms measured in the test host, more while it is busy); waiting for each before the
  * next made 100k rows take 6 s to send. Sixty-four in flight (80,000 rows, ~10 MB) hide that, and
@@ -133,7 +151,9 @@ export class RowSender {
   private plainBytes = 0;
   /** The page has said it reads the rows as they come (none wait in it unread). */
   private pageKeepsUp = false;
-  /** BATCH_MS passed with fewer than CHUNK rows waiting: post them anyway. */
+  /** Rows in the next chunk after the first: CHUNK, fewer while encodes run over their budget (ENCODE_BUDGET_MS). */
+  private chunkRows = CHUNK;
+  /** BATCH_MS passed with fewer than chunkRows rows waiting: post them anyway. */
   private waited = false;
   /** Called once, when the first chunk of a load has been posted (performance traces). */
   onFirstPosted?: () => void;
@@ -147,6 +167,8 @@ export class RowSender {
      * inflating does not (see PreviousRows).
      */
     private readonly packAlways = false,
+    /** The encode's budget (ENCODE_BUDGET_MS) and clock; tests give their own. */
+    private readonly timing: { budgetMs: number; now: () => number } = { budgetMs: ENCODE_BUDGET_MS, now: () => performance.now() },
   ) {}
 
   /** The rows so far, by index. */
@@ -170,6 +192,7 @@ export class RowSender {
     this.loadId++;
     this.packedChunks = 0;
     this.plainBytes = 0;
+    this.chunkRows = CHUNK;
     this.rows = [];
     this.sent = 0;
     this.posted = 0;
@@ -280,14 +303,24 @@ export class RowSender {
     if (!this.running && !this.timer) void this.run();
   }
 
+  /** The next chunks' size after an encode of `count` rows took `ms`: as many rows as the budget fits, at most twice as many as now. */
+  private fitChunk(count: number, ms: number): void {
+    if (count < this.chunkRows && ms <= this.timing.budgetMs) return; // a short tail says little
+    const fits = Math.floor((count * this.timing.budgetMs) / Math.max(ms, 0.01));
+    this.chunkRows = Math.max(MIN_CHUNK, Math.min(CHUNK, 2 * this.chunkRows, fits));
+  }
+
   private async run(): Promise<void> {
     this.running = true;
     const gen = this.generation;
     try {
+      // Rows after the first chunk are encoded in a task of their own, not in the step that
+      // added them (a network read's rows, parsed): two steps of the event loop, not one twice as long.
+      if (this.sent > 0) await new Promise((r) => setImmediate(r));
       while (gen === this.generation && this.alive()) {
         const available = this.rows.length - this.sent;
         if (available === 0 && (!this.complete || this.lastSent)) break;
-        if (!this.complete && this.sent > 0 && available < CHUNK && !this.waited) {
+        if (!this.complete && this.sent > 0 && available < this.chunkRows && !this.waited) {
           // Streaming: let a few more arrive, so that a million rows are not 7,000 messages.
           this.timer ??= setTimeout(() => {
             this.timer = undefined;
@@ -298,11 +331,14 @@ export class RowSender {
         }
         this.waited = false;
         const offset = this.sent;
-        const count = Math.min(offset === 0 ? FIRST_CHUNK : CHUNK, available);
+        const count = Math.min(offset === 0 ? FIRST_CHUNK : this.chunkRows, available);
         const last = this.complete && offset + count === this.rows.length;
         const step = stepStart();
+        const t0 = this.timing.now();
         const encoded = encodeRows(this.rows, offset, count);
+        const took = this.timing.now() - t0;
         slowStep('encode', step, { rows: count });
+        if (offset > 0) this.fitChunk(count, took);
         const total = this.rows.length;
         const growing = !this.complete;
         this.sent += count;
@@ -336,8 +372,9 @@ export class RowSender {
         }
         while (this.inFlight.size >= MAX_IN_FLIGHT) await Promise.race(this.inFlight);
         if (last) await Promise.all(this.inFlight);
-        // Yield between chunks so the extension host never holds the event loop for long.
-        await new Promise((r) => setImmediate(r));
+        // Yield between chunks so the extension host never holds the event loop for long; after
+        // an encode far over its budget, for a while (see ENCODE_BUDGET_MS).
+        await new Promise((r) => (took > 2 * this.timing.budgetMs ? setTimeout(r, BACKOFF_MS) : setImmediate(r)));
       }
     } finally {
       this.running = false;

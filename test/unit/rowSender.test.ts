@@ -14,6 +14,9 @@ import { chunkOf } from './rowsMessage';
 
 type Rows = Extract<HostMessage, { type: 'rows' }>;
 
+/** No encode budget: chunks of CHUNK rows whatever the machine does meanwhile (the tests of pacing count them). */
+const FIXED = { budgetMs: Infinity, now: (): number => 0 };
+
 function records(n: number, from = 0): DmarcRecord[] {
   return Array.from({ length: n }, (_, k) => {
     const i = from + k;
@@ -35,6 +38,8 @@ function harness(ackMs = 0) {
       return new Promise((r) => setTimeout(() => r(true), ackMs));
     },
     () => true,
+    false,
+    FIXED,
   );
   /** The `source` of every row posted, in row order, checking offsets follow on. */
   const sources = (): string[] => {
@@ -66,6 +71,8 @@ async function heldSender(pageBehind: boolean | null = false) {
       return new Promise((r) => acks.push(() => r(true)));
     },
     () => true,
+    false,
+    FIXED,
   );
   if (pageBehind !== null) sender.pageBehind(pageBehind);
   sender.add(records(1000));
@@ -84,6 +91,16 @@ async function heldSender(pageBehind: boolean | null = false) {
     clearInterval(timer);
   };
   return { posted, release, sender, acks };
+}
+
+/** The `source` of every row posted, in row order. */
+function sourcesOf(posted: readonly Rows[]): string[] {
+  const out: string[] = [];
+  for (const m of posted) {
+    const c = chunkOf(m);
+    for (let i = 0; i < c.count; i++) out.push(c.strings[c.scalars[S.source]![i]!]!);
+  }
+  return out;
 }
 
 describe('row sender (host → records webview)', () => {
@@ -127,6 +144,44 @@ describe('row sender (host → records webview)', () => {
     assert.ok(counts.length === 81 && counts.slice(1, -1).every((c) => c === 1250), `then 1,250 a message: ${counts.join(',')}`);
   });
 
+  it('an encode over its budget makes the next chunks smaller and pauses before the next; fast ones double them back to 1,250', async () => {
+    // The clock makes each encode look 30 ms long while `slow` holds (as during a full
+    // collection's marking, when the host's steps run many times slower).
+    let slow = 0;
+    let t = 0;
+    const now = (): number => (t += slow > 0 ? 30 : 0);
+    const posted: Rows[] = [];
+    const at: number[] = [];
+    const sender = new RowSender(
+      (m) => {
+        if (m.type === 'rows') {
+          posted.push(m);
+          at.push(performance.now());
+          // The three encodes after the fifth chunk look slow.
+          if (posted.length === 5) slow = 3;
+          else if (slow > 0 && posted.length > 5) slow--;
+        }
+        return Promise.resolve(true);
+      },
+      () => true,
+      false,
+      { budgetMs: 12, now },
+    );
+    const rows = records(20_000);
+    await sender.finish(rows);
+    const counts = posted.map((m) => m.count);
+    assert.equal(counts.reduce((a, b) => a + b, 0), 20_000, 'every row once');
+    assert.deepStrictEqual(sourcesOf(posted), rows.map((r) => r.source));
+    assert.deepStrictEqual(counts.slice(0, 5), [1000, 1250, 1250, 1250, 1250], `full chunks while encodes are quick: ${counts.join(',')}`);
+    // The sixth took 30 ms for 1,250 rows against a budget of 12: 500 rows next; 30 ms for
+    // those: 200; 30 ms for those: 125 (the least).
+    assert.deepStrictEqual(counts.slice(5, 9), [1250, 500, 200, 125], `smaller while slow: ${counts.join(',')}`);
+    // Quick again: twice as many each time, up to 1,250.
+    assert.deepStrictEqual(counts.slice(9, 13), [250, 500, 1000, 1250], `then back: ${counts.join(',')}`);
+    // Each encode over twice the budget was followed by a pause (25 ms), not the next at once.
+    for (const k of [6, 7, 8]) assert.ok(at[k]! - at[k - 1]! >= 20, `a pause before chunk ${k} (${(at[k]! - at[k - 1]!).toFixed(1)} ms)`);
+  });
+
   it('room(): nothing to wait for while few rows are on their way, or before the webview reads; far behind, a promise that resolves once they are down to PACE_RESUME_ROWS', async () => {
     const acks: (() => void)[] = [];
     let count = 0;
@@ -136,6 +191,8 @@ describe('row sender (host → records webview)', () => {
         return new Promise((r) => acks.push(() => r(true)));
       },
       () => true,
+      false,
+      FIXED,
     );
     sender.add(records(1000));
     assert.equal(sender.room(), undefined, 'a thousand rows on their way: no wait');
