@@ -56,5 +56,4 @@ describe('row sender: the encode budget', () => {
     // Each encode over twice the budget was followed by a pause (25 ms), not the next at once.
     for (const k of [6, 7, 8]) assert.ok(at[k]! - at[k - 1]! >= 20, `a pause before chunk ${k} (${(at[k]! - at[k - 1]!).toFixed(1)} ms)`);
   });
-
 });
