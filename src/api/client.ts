@@ -339,19 +339,16 @@ async function readRecords(
           await new Promise((r) => setImmediate(r));
           since = Date.now();
         }
-        // Cancelled meanwhile: no more rows (the next read fails as cancelled).
-        if (attempt.signal.aborted) break;
         const part = value.byteLength <= PART_BYTES ? value : value.subarray(at, at + PART_BYTES);
         const step = stepStart();
         body.push(decoder.decode(part, { stream: true }));
         slowStep('read', step, { bytes: part.byteLength });
-        // The consumer asked to wait: not even the rest of this read until it lets go.
-        if (hold) {
-          const h = hold;
-          hold = undefined;
-          await holdReading(h, attempt);
-          since = Date.now();
-        }
+      }
+      if (hold) {
+        const h = hold;
+        hold = undefined;
+        await holdReading(h, attempt);
+        since = Date.now();
       }
     }
   }
