@@ -23,16 +23,6 @@ const MAX_BACKOFF_MS = 30_000;
 const MAX_REDIRECTS = 3;
 /** While a body is parsed as it arrives, the event loop gets a turn at least this often. */
 const YIELD_AFTER_MS = 10;
-/**
- * A network read (64 KB here) is parsed this much at a time, the turn above checked between: while
- * V8 marks a large heap for a full collection, the main thread takes part in the marking as it
- * allocates and its steps run many times slower (one read's 130–260 rows parsed in 30–150 ms
- * against 1–3, in plain Node and in the extension host at a million rows). Plain Node, five loads
- * of the bench's million rows through the row sender with the heap near its limit, the longest
- * stall of a 5 ms timer in the loads with a full collection: 116–344 ms with whole reads, 39–87
- * in parts (two runs: 60–89); the same CPU time.
- */
-const PART_BYTES = 16 * 1024;
 
 /** FetchOptions plus knobs that tests and tools need; the extension uses the defaults. */
 export interface ClientOptions extends FetchOptions {
@@ -334,16 +324,9 @@ async function readRecords(
       if (done) break;
       if (bytes === 0) options.onFirstByte?.({ status, ms: Date.now() - t0 });
       bytes += value.byteLength;
-      for (let at = 0; at < value.byteLength; at += PART_BYTES) {
-        if (at > 0 && Date.now() - since > YIELD_AFTER_MS) {
-          await new Promise((r) => setImmediate(r));
-          since = Date.now();
-        }
-        const part = value.byteLength <= PART_BYTES ? value : value.subarray(at, at + PART_BYTES);
-        const step = stepStart();
-        body.push(decoder.decode(part, { stream: true }));
-        slowStep('read', step, { bytes: part.byteLength });
-      }
+      const step = stepStart();
+      body.push(decoder.decode(value, { stream: true }));
+      slowStep('read', step, { bytes: value.byteLength });
       if (hold) {
         const h = hold;
         hold = undefined;

@@ -73,31 +73,6 @@ describe('api client over HTTP', () => {
       }
     });
 
-    it('a network read longer than 16 KB is parsed a part at a time: characters cut between parts come out whole', async () => {
-      // One write of ~100 KB (one read on the client's side, or a few), made of rows whose text is
-      // mostly 3- and 4-byte characters, shifted so that byte 16,384 (where the first part ends) is
-      // inside a character.
-      const make = (pad: string) => {
-        const rows = generateDay(ACME, DAY_INDEX, 1).slice(0, 40).map((r, i) => ({ ...r, source: `${i === 0 ? pad : ''}源-${i}`, reporter: `€${'€😀'.repeat(400)}-${i}` }));
-        return { rows, bytes: Buffer.from(JSON.stringify({ status: 'success', dmarcRecords: rows }), 'utf8') };
-      };
-      let body = make('');
-      for (const pad of ['x', 'xx']) if ((body.bytes[16_384]! & 0xc0) !== 0x80) body = make(pad);
-      assert.equal(body.bytes[16_384]! & 0xc0, 0x80, 'byte 16,384 continues a character');
-      assert.ok(body.bytes.length > 64 * 1024);
-      const mini = await miniServer(async (_req, res) => {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(body.bytes);
-      });
-      try {
-        const res = await fetchDmarcRecords(query({ baseUrl: mini.url }), FAST);
-        assert.deepEqual(res.records.map((r) => rawOf(r)), JSON.parse(JSON.stringify(body.rows)));
-        assert.equal(res.records[39]!.reporter, body.rows[39]!.reporter);
-      } finally {
-        await mini.close();
-      }
-    });
-
     it('sends GET /api/public/dmarc-records with the documented query and headers', async () => {
       await fetchDmarcRecords(query(), FAST);
       const [req] = apiRequests();
