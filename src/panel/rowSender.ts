@@ -13,7 +13,7 @@
 import { deflateRaw } from 'node:zlib';
 import type { DmarcRecord } from '../api/types';
 import type { HostMessage } from '../shared/protocol';
-import { encodeRows } from '../records/tuple';
+import { encodeRowsUntil } from '../records/tuple';
 import { perfMark, slowStep, stepStart } from '../perf';
 
 /** Rows in the first message: small, so the first rows paint at once. */
@@ -36,8 +36,10 @@ const CHUNK = 1_250;
  * encodes, while Compare's rows were posted and during the download); in plain Node, the bench's
  * rows with two million held, 116–188 ms. An encode over the budget makes the next chunks smaller
  * (down to MIN_CHUNK rows), one under it doubles them again up to CHUNK; one over twice the budget
- * is followed by a pause of BACKOFF_MS rather than the next encode at once. The first slow encode
- * of a marking is still as long. Plain Node, five loads of the bench's million rows each with the
+ * is followed by a pause of BACKOFF_MS rather than the next encode at once. And an encode still
+ * running at the budget ends there, at a row (asked every 32 rows; the first chunk excepted): the
+ * first slow encode of a marking, which the sizing only learns from, is cut short as well (it was
+ * the longest block left, 117–176 ms for 1,250 rows), and followed by the pause. Plain Node, five loads of the bench's million rows each with the
  * heap near its limit (--max-old-space-size=1800), the longest stall of a 5 ms timer in the loads
  * with a full collection, two runs each: 168–412 ms before, 80–182 after; bench:panel at 1M, host blocked
  * 131 ms (worst 150) and 113 (136) in two sets of three runs, against 185–260 (259–305) in three
@@ -331,13 +333,16 @@ export class RowSender {
         }
         this.waited = false;
         const offset = this.sent;
-        const count = Math.min(offset === 0 ? FIRST_CHUNK : this.chunkRows, available);
-        const last = this.complete && offset + count === this.rows.length;
+        const want = Math.min(offset === 0 ? FIRST_CHUNK : this.chunkRows, available);
         const step = stepStart();
         const t0 = this.timing.now();
-        const encoded = encodeRows(this.rows, offset, count);
+        // After the first chunk, an encode that runs past its budget ends there (at a row).
+        const deadline = t0 + this.timing.budgetMs;
+        const { data: encoded, count } = encodeRowsUntil(this.rows, offset, want, offset === 0 ? undefined : () => this.timing.now() > deadline);
         const took = this.timing.now() - t0;
-        slowStep('encode', step, { rows: count });
+        const cut = count < want;
+        const last = this.complete && offset + count === this.rows.length;
+        slowStep('encode', step, { rows: count, ...(cut ? { cut: 1 } : {}) });
         if (offset > 0) this.fitChunk(count, took);
         const total = this.rows.length;
         const growing = !this.complete;
@@ -373,8 +378,8 @@ export class RowSender {
         while (this.inFlight.size >= MAX_IN_FLIGHT) await Promise.race(this.inFlight);
         if (last) await Promise.all(this.inFlight);
         // Yield between chunks so the extension host never holds the event loop for long; after
-        // an encode far over its budget, for a while (see ENCODE_BUDGET_MS).
-        await new Promise((r) => (took > 2 * this.timing.budgetMs ? setTimeout(r, BACKOFF_MS) : setImmediate(r)));
+        // an encode cut short or far over its budget, for a while (see ENCODE_BUDGET_MS).
+        await new Promise((r) => (cut || took > 2 * this.timing.budgetMs ? setTimeout(r, BACKOFF_MS) : setImmediate(r)));
       }
     } finally {
       this.running = false;

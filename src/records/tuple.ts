@@ -6,7 +6,7 @@
 import { rawPick, type RowShape } from '../api/rawRow';
 import type { DkimEntry, DmarcRecord } from '../api/types';
 import type { RowTuple } from '../shared/columns';
-import { encodeChunk, SCALARS, type RowFields } from '../shared/rowCodec';
+import { encodeChunkUntil, SCALARS, type RowFields } from '../shared/rowCodec';
 import { contextOf } from '../advice/context';
 import { adviceOf } from '../advice/reasons';
 import { overridesOf } from '../advice/overrides';
@@ -118,6 +118,11 @@ export function toRowFields(r: DmarcRecord): RowFields {
  * at a million rows, a few million fewer objects for the extension host's collector.
  */
 export function encodeRows(rows: readonly DmarcRecord[], offset: number, count: number): Uint8Array {
+  return encodeRowsUntil(rows, offset, count).data;
+}
+
+/** encodeRows that may end early, when `stop()` says so (asked every few dozen rows): `count` is how many rows the chunk holds. */
+export function encodeRowsUntil(rows: readonly DmarcRecord[], offset: number, count: number, stop?: () => boolean): { data: Uint8Array; count: number } {
   const fields = blank();
-  return encodeChunk(count, (i) => fill(rows[offset + i]!, fields));
+  return encodeChunkUntil(count, (i) => fill(rows[offset + i]!, fields), stop);
 }

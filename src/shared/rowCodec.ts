@@ -107,6 +107,17 @@ function scratchFor(count: number): { scalars: Uint32Array; starts: Uint32Array;
 
 /** Encodes `count` rows, `row(i)` giving the i-th, into one chunk (read before row(i + 1) is asked for: it may be the same object refilled). */
 export function encodeChunk(count: number, row: (i: number) => RowFields): Uint8Array {
+  return encodeChunkUntil(count, row).data;
+}
+
+/** How often (in rows) encodeChunkUntil asks whether to stop. */
+const STOP_EVERY = 32;
+
+/**
+ * encodeChunk that may end early: every STOP_EVERY rows it asks `stop()`, and on true the chunk
+ * holds the rows encoded so far (at least STOP_EVERY), `count` saying how many.
+ */
+export function encodeChunkUntil(count: number, row: (i: number) => RowFields, stop?: () => boolean): { data: Uint8Array; count: number } {
   const codes = new Map<string, number>();
   const strings: string[] = [];
   let units = 0;
@@ -132,7 +143,12 @@ export function encodeChunk(count: number, row: (i: number) => RowFields): Uint8
   // answered without the map (its lookups were 38% of the encoder's time, 70% of them the
   // scalars'; on the API's rows half of those now skip it).
   lastStrings.fill(undefined);
+  let n = count;
   for (let i = 0; i < count; i++) {
+    if (stop && i > 0 && i % STOP_EVERY === 0 && stop()) {
+      n = i;
+      break;
+    }
     const r = row(i);
     for (let f = 0; f < SCALARS.length; f++) {
       const v = r.scalars[f] ?? '';
@@ -161,13 +177,13 @@ export function encodeChunk(count: number, row: (i: number) => RowFields): Uint8
   if (!ascii) for (const s of strings) if (SURROGATE.test(s) && hasLoneSurrogate(s)) wellFormed = false;
 
   // Section offsets, in bytes.
-  let at = align8(emailsAt + count * 8);
+  let at = align8(emailsAt + n * 8);
   const scalarsAt = at;
-  at = align8(at + SCALARS.length * count * cw);
+  at = align8(at + SCALARS.length * n * cw);
   const listAt: number[] = [];
   for (let l = 0; l < LISTS.length; l++) {
     listAt.push(at);
-    at = align8(at + (count + 1 + lists[l]!.length) * cw);
+    at = align8(at + (n + 1 + lists[l]!.length) * cw);
   }
   const endsAt = at;
   at = align8(at + strings.length * 4);
@@ -176,13 +192,15 @@ export function encodeChunk(count: number, row: (i: number) => RowFields): Uint8
 
   const buf = new ArrayBuffer(at);
   const header = new Uint32Array(buf, 0, HEADER_WORDS);
-  header.set([MAGIC, VERSION, count, strings.length, units, (wellFormed ? FLAG_WELL_FORMED : 0) | (ascii ? FLAG_ASCII : 0) | (narrow ? FLAG_NARROW : 0), lists[0]!.length, lists[1]!.length, lists[2]!.length]);
-  new Float64Array(buf, emailsAt, count).set(emails);
-  // The scalar sections lie one after another, as in the scratch array: one copy for all.
-  new CodeArray(buf, scalarsAt, SCALARS.length * count).set(scalars);
+  header.set([MAGIC, VERSION, n, strings.length, units, (wellFormed ? FLAG_WELL_FORMED : 0) | (ascii ? FLAG_ASCII : 0) | (narrow ? FLAG_NARROW : 0), lists[0]!.length, lists[1]!.length, lists[2]!.length]);
+  new Float64Array(buf, emailsAt, n).set(emails.subarray(0, n));
+  // The scalar sections lie one after another, as in the scratch array: one copy for all (one a
+  // field when the encode stopped early: the scratch's sections are `count` rows apart).
+  if (n === count) new CodeArray(buf, scalarsAt, SCALARS.length * count).set(scalars);
+  else for (let f = 0; f < SCALARS.length; f++) new CodeArray(buf, scalarsAt + f * n * cw, n).set(scalars.subarray(f * count, f * count + n));
   for (let l = 0; l < LISTS.length; l++) {
-    new CodeArray(buf, listAt[l]!, count + 1).set(starts.subarray(l * (count + 1), (l + 1) * (count + 1)));
-    new CodeArray(buf, listAt[l]! + (count + 1) * cw, lists[l]!.length).set(lists[l]!);
+    new CodeArray(buf, listAt[l]!, n + 1).set(starts.subarray(l * (count + 1), l * (count + 1) + n + 1));
+    new CodeArray(buf, listAt[l]! + (n + 1) * cw, lists[l]!.length).set(lists[l]!);
   }
   const ends = new Uint32Array(buf, endsAt, strings.length);
   let p = 0;
@@ -198,7 +216,7 @@ export function encodeChunk(count: number, row: (i: number) => RowFields): Uint8
       ends[k] = p;
     }
   }
-  return new Uint8Array(buf);
+  return { data: new Uint8Array(buf), count: n };
 }
 
 /** A decoded chunk: rows read through codes into `strings`. */

@@ -2,7 +2,7 @@
 // where they fit, four bytes where they do not, the same rows either way.
 import { strict as assert } from 'node:assert';
 import { encodeRows } from '../../src/records/tuple';
-import { decodeChunk, encodeChunk, L, listOf, S, SCALARS, str, type RowFields } from '../../src/shared/rowCodec';
+import { decodeChunk, encodeChunk, encodeChunkUntil, L, listOf, S, SCALARS, str, type RowFields } from '../../src/shared/rowCodec';
 import { normaliseRow } from '../../src/api/schema';
 import type { DmarcRecord } from '../../src/api/types';
 
@@ -79,5 +79,27 @@ describe('rows chunk codec: narrow codes', () => {
   it('a narrow chunk cut short says so, as a wide one does (the last 8 bytes hold text, not just padding)', () => {
     const bytes = chunk(10);
     for (const cut of [64, 100, bytes.byteLength - 8]) assert.throws(() => decodeChunk(bytes.slice(0, cut)), /cut short|too short/, `${cut} bytes`);
+  });
+
+  it('an encode told to stop ends at a row: the chunk is the first rows\' chunk, byte for byte, narrow or wide', () => {
+    const rowWith = (extras: number) => (i: number): RowFields => ({ scalars: SCALARS.map((f, k) => (k % 3 ? `${f}${i % 5}` : `${f}${i}`)), emails: i, rdns: [`h${i}`], dkims: [[`d${i}`, 's', 'pass']], extras: Array.from({ length: extras }, (_, k) => `x${k}`) });
+    // 700 extra codes a row: 96 rows hold more than 65,535 codes in one list, a wide chunk.
+    for (const extras of [0, 700]) {
+      const row = rowWith(extras);
+      let asked = 0;
+      const { data, count } = encodeChunkUntil(2_000, row, () => ++asked === 3);
+      assert.equal(count, 96, 'asked every 32 rows, stopped at the third ask');
+      assert.deepEqual(data, encodeChunk(96, row), `the same bytes as a chunk of 96 rows (extras ${extras})`);
+      assert.equal(flags(data) & NARROW, extras ? 0 : NARROW);
+      const c = decodeChunk(data);
+      assert.equal(c.count, 96);
+      assert.equal(str(c, c.scalars[S.source]![95]!), 'source95');
+      assert.equal(str(c, c.scalars[S.reporter]![94]!), 'reporter4');
+      assert.equal(c.emails[95], 95);
+      assert.deepEqual([...listOf(c, L.dkims, 95)].map((k) => str(c, k)), ['d95', 's', 'pass']);
+      assert.equal(listOf(c, L.extras, 95).length, extras);
+    }
+    assert.equal(encodeChunkUntil(50, rowWith(0), () => true).count, 32, 'a stop asked for at the first ask (row 32)');
+    assert.equal(encodeChunkUntil(31, rowWith(0), () => true).count, 31, 'never asked before 32 rows');
   });
 });

@@ -1,5 +1,5 @@
 // The records panel's row sender (src/panel/rowSender.ts) while its encodes run slow, as they do
-// while V8 marks a large heap: smaller chunks, a pause after each far over the budget, then back.
+// while V8 marks a large heap: cut at the budget, smaller chunks, a pause after each, then back.
 import { strict as assert } from 'node:assert';
 import { RowSender } from '../../src/panel/rowSender';
 import type { HostMessage } from '../../src/shared/protocol';
@@ -19,12 +19,12 @@ function sourcesOf(posted: readonly Rows[]): string[] {
 }
 
 describe('row sender: the encode budget', () => {
-  it('an encode over its budget makes the next chunks smaller and pauses before the next; fast ones double them back to 1,250', async () => {
-    // The clock makes each encode look 30 ms long while `slow` holds (as during a full
-    // collection's marking, when the host's steps run many times slower).
+  it('an encode still running at its budget ends there, the next chunks are smaller with a pause before each, and fast ones double them back to 1,250', async () => {
+    // The clock moves as rows are encoded (each row's `emails` is read once by the encoder):
+    // 0.3 ms a row while `slow` holds (as during a full collection's marking, when the host's
+    // steps run many times slower: 1,250 rows would take 375 ms), not at all otherwise.
     let slow = 0;
     let t = 0;
-    const now = (): number => (t += slow > 0 ? 30 : 0);
     const posted: Rows[] = [];
     const at: number[] = [];
     const sender = new RowSender(
@@ -32,7 +32,7 @@ describe('row sender: the encode budget', () => {
         if (m.type === 'rows') {
           posted.push(m);
           at.push(performance.now());
-          // The three encodes after the fifth chunk look slow.
+          // The three encodes after the fifth chunk are slow.
           if (posted.length === 5) slow = 3;
           else if (slow > 0 && posted.length > 5) slow--;
         }
@@ -40,20 +40,27 @@ describe('row sender: the encode budget', () => {
       },
       () => true,
       false,
-      { budgetMs: 12, now },
+      { budgetMs: 12, now: () => t },
     );
     const rows = records(20_000);
+    for (const r of rows) {
+      const emails = r.emails;
+      Object.defineProperty(r, 'emails', { get: () => ((t += slow > 0 ? 0.3 : 0), emails), enumerable: true });
+    }
     await sender.finish(rows);
+    slow = 0;
     const counts = posted.map((m) => m.count);
     assert.equal(counts.reduce((a, b) => a + b, 0), 20_000, 'every row once');
     assert.deepStrictEqual(sourcesOf(posted), rows.map((r) => r.source));
     assert.deepStrictEqual(counts.slice(0, 5), [1000, 1250, 1250, 1250, 1250], `full chunks while encodes are quick: ${counts.join(',')}`);
-    // The sixth took 30 ms for 1,250 rows against a budget of 12: 500 rows next; 30 ms for
-    // those: 200; 30 ms for those: 125 (the least).
-    assert.deepStrictEqual(counts.slice(5, 9), [1250, 500, 200, 125], `smaller while slow: ${counts.join(',')}`);
+    // The sixth asks whether to stop every 32 rows: at 64 rows it is 19.2 ms in, over the
+    // budget of 12, and ends there; the next ask for 125 (the least), and end at 64 as well.
+    assert.deepStrictEqual(counts.slice(5, 8), [64, 64, 64], `cut at the budget while slow: ${counts.join(',')}`);
     // Quick again: twice as many each time, up to 1,250.
-    assert.deepStrictEqual(counts.slice(9, 13), [250, 500, 1000, 1250], `then back: ${counts.join(',')}`);
-    // Each encode over twice the budget was followed by a pause (25 ms), not the next at once.
+    assert.deepStrictEqual(counts.slice(8, 13), [125, 250, 500, 1000, 1250], `then back: ${counts.join(',')}`);
+    // Each encode cut short was followed by a pause (25 ms), not the next at once.
     for (const k of [6, 7, 8]) assert.ok(at[k]! - at[k - 1]! >= 20, `a pause before chunk ${k} (${(at[k]! - at[k - 1]!).toFixed(1)} ms)`);
+    // And none after a quick one.
+    assert.ok(at[12]! - at[9]! < 60, `no pauses once quick (${(at[12]! - at[9]!).toFixed(1)} ms for three chunks)`);
   });
 });
