@@ -255,10 +255,21 @@ export class RecordsBodyStream {
     return this.records.length;
   }
 
-  push(text: string): void {
+  /** Adds text and hands out the rows it completes; with `maxChars`, only rows of about that much text (then `pending`). */
+  push(text: string, maxChars?: number): void {
     if (this.start.length < KEPT_START_CHARS) this.start += text.slice(0, KEPT_START_CHARS - this.start.length);
     this.length += text.length;
-    this.take(this.parser.push(text));
+    this.take(this.parser.push(text, maxChars));
+  }
+
+  /** Rows whose text is in wait for `more()`: a push with a limit stopped before them. */
+  get pending(): boolean {
+    return this.parser.pending;
+  }
+
+  /** Hands out the next rows a limited push left, up to `maxChars` of their text. */
+  more(maxChars?: number): void {
+    this.take(this.parser.more(maxChars));
   }
 
   private take(rows: unknown[]): void {

@@ -75,17 +75,39 @@ export class RecordsStreamParser {
   private misses = 0;
   /** Rows given out so far. */
   rows = 0;
+  /** A push (or `more`) with a limit stopped at it, before rows whose text is in: `more()` gives them out. */
+  pending = false;
+  /** The current call's limit, and the characters given out as rows in it. */
+  private limit = Infinity;
+  private taken = 0;
   private readonly marker = newMarker();
 
-  /** Adds text; returns the rows now complete, in order (possibly none). Never throws: a broken body shows at `end()`. */
-  push(text: string): unknown[] {
-    if (this.state === 'invalid' || text.length === 0) return [];
+  /**
+   * Adds text; returns the rows now complete, in order (possibly none), or with `maxChars` only the
+   * first of them, about that much text (then `pending`). Never throws: a broken body shows at `end()`.
+   */
+  push(text: string, maxChars = Infinity): unknown[] {
+    if (this.state === 'invalid' || (text.length === 0 && !this.pending)) return [];
     this.buf += text;
+    return this.step(maxChars);
+  }
+
+  /** The rows a limited push left (`pending`), up to `maxChars` of their text again. */
+  more(maxChars = Infinity): unknown[] {
+    return this.state === 'invalid' || !this.pending ? [] : this.step(maxChars);
+  }
+
+  private step(maxChars: number): unknown[] {
+    this.pending = false;
+    this.limit = maxChars;
+    this.taken = 0;
     return this.scan(false);
   }
 
   /** The body has ended: the last rows, and what is left to check. */
   end(): { rows: unknown[]; end: StreamEnd } {
+    this.pending = false;
+    this.limit = Infinity;
     const rows = this.state === 'invalid' ? [] : this.scan(true);
     switch (this.state) {
       case 'after':
@@ -262,6 +284,7 @@ export class RecordsStreamParser {
     }
     for (let k = 0; k < rows.length; k++) out.push(rows[k]);
     this.rows += rows.length;
+    this.taken += to + 1;
     this.buf = this.buf.slice(to + 1);
     this.pos = Math.max(0, this.pos - (to + 1));
     this.lastSep = -1;
@@ -273,10 +296,17 @@ export class RecordsStreamParser {
       // At the start of a row after a separator: jump over as many whole rows as the text holds.
       if (this.pos === 0 && this.separators > 0 && this.slowLeft <= 0 && this.between !== '') {
         const text = this.buf;
+        if (this.taken >= this.limit && text.length > 0) {
+          this.pending = true; // the call's limit: the rest at the next `more()`
+          return;
+        }
         this.between ??= betweenRows(text, final);
         if (this.between === undefined) return; // too little text to tell yet
         if (this.between !== '') {
-          const guess = text.lastIndexOf(this.between, MAX_JUMP_CHARS);
+          // With a limit: the last row ending within it, else the first ending after it.
+          const room = this.limit - this.taken;
+          let guess = text.lastIndexOf(this.between, Math.min(room, MAX_JUMP_CHARS));
+          if (guess <= 0 && room < MAX_JUMP_CHARS) guess = text.slice(0, MAX_JUMP_CHARS).indexOf(this.between, room);
           if (guess > 0) {
             let rows: unknown[] | undefined;
             try {

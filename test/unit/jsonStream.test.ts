@@ -30,8 +30,8 @@ async function oneShot(text: string): Promise<Outcome> {
   }
 }
 
-/** Streams `text` in pieces; checks the rows handed out are the result's, in order, each once. */
-function streamed(text: string, sizes: readonly number[]): Outcome {
+/** Streams `text` in pieces (each push's rows `maxChars` of text at a time); checks the rows handed out are the result's, in order, each once. */
+function streamed(text: string, sizes: readonly number[], maxChars?: number): Outcome {
   const given: DmarcRecord[] = [];
   const body = new RecordsBodyStream('application/json', {
     onRows: (records, offset) => {
@@ -41,7 +41,10 @@ function streamed(text: string, sizes: readonly number[]): Outcome {
     },
   });
   try {
-    for (const p of pieces(text, sizes)) body.push(p);
+    for (const p of pieces(text, sizes)) {
+      body.push(p, maxChars);
+      while (body.pending) body.more(maxChars);
+    }
     const result = body.finish();
     assert.equal(given.length, result.records.length, 'every row handed out once');
     given.forEach((r, i) => assert.equal(r, result.records[i], `row ${i} handed out in order`));
@@ -54,7 +57,10 @@ function streamed(text: string, sizes: readonly number[]): Outcome {
 
 async function assertSame(text: string): Promise<void> {
   const want = await oneShot(text);
-  for (const sizes of SPLITS) assert.deepStrictEqual(streamed(text, sizes), want, `${JSON.stringify(text.slice(0, 120))} in pieces of ${sizes.join(',')}`);
+  for (const sizes of SPLITS) {
+    // Each push's rows at once, and a few characters' worth at a time (less than a row: one row a step).
+    for (const maxChars of [undefined, 40, 700]) assert.deepStrictEqual(streamed(text, sizes, maxChars), want, `${JSON.stringify(text.slice(0, 120))} in pieces of ${sizes.join(',')}, parts of ${maxChars}`);
+  }
 }
 
 const row = (i: number, extra: Record<string, unknown> = {}) => ({
@@ -159,6 +165,34 @@ describe('jsonStream: a body parsed while it arrives', () => {
     }
     assert.deepStrictEqual(got, rows);
     assert.ok(parses <= chunks.length * 3 + 4, `${parses} parses for ${chunks.length} pieces`);
+  });
+
+  it('a push with a limit gives out rows of about that much text, the next at more(), and waits for no part when only an incomplete row is left', () => {
+    const rows = Array.from({ length: 2000 }, (_, i) => row(i, i === 777 ? { note: 'n'.repeat(40_000) } : {}));
+    const text = JSON.stringify({ dmarcRecords: rows });
+    const parser = new RecordsStreamParser();
+    const longest = JSON.stringify(rows[777]).length;
+    let got: unknown[] = [];
+    let steps = 0;
+    const step = (batch: unknown[]): void => {
+      steps++;
+      const chars = JSON.stringify(batch).length;
+      // A part ends at the first row that reaches the limit: less than the limit and one row more.
+      assert.ok(chars <= 16 * 1024 + longest + 2, `a part of ${chars} characters`);
+      got = got.concat(batch);
+    };
+    for (const c of pieces(text, [64 * 1024])) {
+      step(parser.push(c, 16 * 1024));
+      while (parser.pending) step(parser.more(16 * 1024));
+      assert.equal(parser.more(16 * 1024).length, 0, 'nothing once not pending');
+    }
+    got = got.concat(parser.end().rows);
+    assert.deepStrictEqual(got, rows);
+    assert.ok(steps >= text.length / (16 * 1024) - 4, `${steps} parts for ${text.length} characters`);
+    // Only part of a row in: nothing to give out, nothing pending.
+    const partial = new RecordsStreamParser();
+    assert.equal(partial.push(text.slice(0, 200), 10).length, 0);
+    assert.equal(partial.pending, false);
   });
 
   it('a large body without the records array is read once, not again with every piece (its clear error in well under a second)', async function () {
