@@ -39,7 +39,7 @@ const CHUNK = 1_250;
  * is followed by a pause of BACKOFF_MS rather than the next encode at once. And an encode still
  * running at the budget ends there, at a row (asked every 32 rows; the first chunk excepted): the
  * first slow encode of a marking, which the sizing only learns from, is cut short as well (it was
- * the longest block left, 117–176 ms for 1,250 rows), and followed by the pause. Plain Node, five loads of the bench's million rows each with the
+ * the longest block left, 117–176 ms for 1,250 rows). Plain Node, five loads of the bench's million rows each with the
  * heap near its limit (--max-old-space-size=1800), the longest stall of a 5 ms timer in the loads
  * with a full collection, two runs each: 168–412 ms before, 80–182 after; bench:panel at 1M, host blocked
  * 131 ms (worst 150) and 113 (136) in two sets of three runs, against 185–260 (259–305) in three
@@ -380,8 +380,8 @@ export class RowSender {
         while (this.inFlight.size >= MAX_IN_FLIGHT) await Promise.race(this.inFlight);
         if (last) await Promise.all(this.inFlight);
         // Yield between chunks so the extension host never holds the event loop for long; after
-        // an encode cut short or far over its budget, for a while (see ENCODE_BUDGET_MS).
-        await new Promise((r) => (cut || took > 2 * this.timing.budgetMs ? setTimeout(r, BACKOFF_MS) : setImmediate(r)));
+        // an encode far over its budget (even cut short: its last rows ran slow), for a while (see ENCODE_BUDGET_MS).
+        await new Promise((r) => (took > 2 * this.timing.budgetMs ? setTimeout(r, BACKOFF_MS) : setImmediate(r)));
       }
     } finally {
       this.running = false;

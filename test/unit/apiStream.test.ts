@@ -159,4 +159,25 @@ describe('api client: rows while the body arrives', () => {
     assert.ok(rows > 0);
     assert.ok(Date.now() - t0 < 3000, `cancelled in ${Date.now() - t0} ms, not after the 5 s stall`);
   });
+
+  it('a network read\'s rows come in parts of about 16 KB of text; a cancel in the first part hands out none of the rest', async () => {
+    // The server sends its first 64 KB, then holds the rest back: one read of several parts.
+    server.setFaults({ bodyStallMs: 5000 });
+    const ac = new AbortController();
+    const handOuts: number[] = [];
+    await assert.rejects(
+      fetchDmarcRecords(query(), {
+        ...FAST,
+        signal: ac.signal,
+        onRows: (records) => {
+          handOuts.push(records.length);
+          ac.abort();
+        },
+      }),
+      (e: unknown) => e instanceof ApiError && e.kind === 'cancelled',
+    );
+    const rowChars = JSON.stringify(expectedRows()[0]).length;
+    assert.equal(handOuts.length, 1, `one hand-out, none after the cancel (${handOuts.join(', ')})`);
+    assert.ok(handOuts[0]! * rowChars < 20 * 1024, `the first part: ${handOuts[0]} rows of ~${rowChars} characters, not the whole 64 KB read`);
+  });
 });

@@ -21,8 +21,8 @@ function sourcesOf(posted: readonly Rows[]): string[] {
 describe('row sender: the encode budget', () => {
   it('an encode still running at its budget ends there, the next chunks are smaller with a pause before each, and fast ones double them back to 1,250', async () => {
     // The clock moves as rows are encoded (each row's `emails` is read once by the encoder):
-    // 0.3 ms a row while `slow` holds (as during a full collection's marking, when the host's
-    // steps run many times slower: 1,250 rows would take 375 ms), not at all otherwise.
+    // 0.8 ms a row while `slow` holds (as during a full collection's marking, when the host's
+    // steps run many times slower: 1,250 rows would take a second), not at all otherwise.
     let slow = 0;
     let t = 0;
     const posted: Rows[] = [];
@@ -45,7 +45,7 @@ describe('row sender: the encode budget', () => {
     const rows = records(20_000);
     for (const r of rows) {
       const emails = r.emails;
-      Object.defineProperty(r, 'emails', { get: () => ((t += slow > 0 ? 0.3 : 0), emails), enumerable: true });
+      Object.defineProperty(r, 'emails', { get: () => ((t += slow > 0 ? 0.8 : 0), emails), enumerable: true });
     }
     await sender.finish(rows);
     slow = 0;
@@ -53,12 +53,12 @@ describe('row sender: the encode budget', () => {
     assert.equal(counts.reduce((a, b) => a + b, 0), 20_000, 'every row once');
     assert.deepStrictEqual(sourcesOf(posted), rows.map((r) => r.source));
     assert.deepStrictEqual(counts.slice(0, 5), [1000, 1250, 1250, 1250, 1250], `full chunks while encodes are quick: ${counts.join(',')}`);
-    // The sixth asks whether to stop every 32 rows: at 64 rows it is 19.2 ms in, over the
-    // budget of 12, and ends there; the next ask for 125 (the least), and end at 64 as well.
-    assert.deepStrictEqual(counts.slice(5, 8), [64, 64, 64], `cut at the budget while slow: ${counts.join(',')}`);
+    // The sixth asks whether to stop every 32 rows: at 32 rows it is 25.6 ms in, over the
+    // budget of 12, and ends there; the next ask for 125 (the least), and end at 32 as well.
+    assert.deepStrictEqual(counts.slice(5, 8), [32, 32, 32], `cut at the budget while slow: ${counts.join(',')}`);
     // Quick again: twice as many each time, up to 1,250.
     assert.deepStrictEqual(counts.slice(8, 13), [125, 250, 500, 1000, 1250], `then back: ${counts.join(',')}`);
-    // Each encode cut short was followed by a pause (25 ms), not the next at once.
+    // Each took over twice the budget (25.6 ms) and was followed by a pause (25 ms), not the next at once.
     for (const k of [6, 7, 8]) assert.ok(at[k]! - at[k - 1]! >= 20, `a pause before chunk ${k} (${(at[k]! - at[k - 1]!).toFixed(1)} ms)`);
     // And none after a quick one.
     assert.ok(at[12]! - at[9]! < 60, `no pauses once quick (${(at[12]! - at[9]!).toFixed(1)} ms for three chunks)`);
