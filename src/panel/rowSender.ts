@@ -39,13 +39,14 @@ const CHUNK = 1_250;
  * is followed by a pause of BACKOFF_MS rather than the next encode at once. And an encode still
  * running at the budget ends there, at a row (asked every 32 rows; the first chunk excepted): the
  * first slow encode of a marking, which the sizing only learns from, is cut short as well (it was
- * the longest block left, 117–176 ms for 1,250 rows). Plain Node, five loads of the bench's million rows each with the
- * heap near its limit (--max-old-space-size=1800), the longest stall of a 5 ms timer in the loads
- * with a full collection, two runs each: 168–412 ms before, 80–182 after; bench:panel at 1M, host blocked
- * 131 ms (worst 150) and 113 (136) in two sets of three runs, against 185–260 (259–305) in three
- * of the four sets before (93, worst 112, in the fourth). With the cut at the budget (and the
- * client's reads in parts): 104 (136) and 156 (205), the longest encode of a download 44–112 ms
- * (wall) against 73–152; the blocks over 100 ms left had the main thread waiting for a core.
+ * the longest block left, 117–176 ms for 1,250 rows). Plain Node, five loads of the bench's
+ * million rows each with the heap near its limit (--max-old-space-size=1800), the longest stall
+ * of a 5 ms timer in the loads with a full collection, two runs each: 168–412 ms before, 80–182
+ * after; bench:panel at 1M, host blocked 131 ms (worst 150) and 113 (136) in two sets of three
+ * runs, against 185–260 (259–305) in three of the four sets before (93, worst 112, in the fourth).
+ * With the cut at the budget (and the client's reads in parts): 104 (136) and 156 (205), the
+ * longest encode of a download 44–112 ms (wall) against 73–152; the blocks over 100 ms left had
+ * the main thread waiting for a core.
  */
 const ENCODE_BUDGET_MS = 12;
 const MIN_CHUNK = 125;
