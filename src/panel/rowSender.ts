@@ -44,9 +44,10 @@ const CHUNK = 1_250;
  * of a 5 ms timer in the loads with a full collection, two runs each: 168–412 ms before, 80–182
  * after; bench:panel at 1M, host blocked 131 ms (worst 150) and 113 (136) in two sets of three
  * runs, against 185–260 (259–305) in three of the four sets before (93, worst 112, in the fourth).
- * With the cut at the budget (and the client's reads in parts): 104 (136) and 156 (205), the
- * longest encode of a download 44–112 ms (wall) against 73–152; the blocks over 100 ms left had
- * the main thread waiting for a core.
+ * With the cut at the budget (and the client's reads in parts): 104 (136) and 156 (205), and
+ * 179 (206) with the pause only after an encode over twice the budget; the longest encode of a
+ * download 44–112 ms (wall) against 73–152; the blocks over 100 ms left had the main thread
+ * waiting for a core.
  */
 const ENCODE_BUDGET_MS = 12;
 const MIN_CHUNK = 125;
