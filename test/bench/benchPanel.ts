@@ -56,7 +56,7 @@ import { writeBenchJson } from './bars';
 import { newResults, printSummary } from './benchSummary';
 import { addAccount, openDmarcView, runCommand } from '../ui/harness';
 import { DAYS, exportAll, fromDisk, KEY, loaded, openAsFile, openRange, ORG, readPerf, userWait } from './panelSteps';
-import { cpuWindow } from './procCpu';
+import { cpuSampler, cpuWindow } from './procCpu';
 
 const repoRoot = resolve(__dirname, '../..');
 const ROWS = Number(process.env.BENCH_ROWS || 100_000);
@@ -108,14 +108,18 @@ function fullCollections(gcs: readonly GcMark[]): string {
   return `${full.length} (started by external memory: ${full.filter((e) => ((e.flags ?? 0) & GC_EXTERNAL) !== 0).length}; final pauses ${full.map((e) => e.ms).join(', ') || 'none'} ms)`;
 }
 
+/** BENCH_PHASES: every process's CPU, sampled through the runs (procCpu.ts cpuSampler). */
+let sampler: ReturnType<typeof cpuSampler> | undefined;
+
 /**
  * A loop sample over 100 ms, with the process's CPU time (all its threads) in that 250 ms sample
  * (far less than its length: the host waited for a core), its main thread's time on a core and
  * waiting for one, and the array buffers the host held (each ~64 MB more starts a full collection).
  */
-function cpuOf(e: { maxMs?: number }): string {
+function cpuOf(e: { maxMs?: number; at?: number }): string {
   const d = e as { cpuMs?: number; wallMs?: number; mainRunMs?: number; mainWaitMs?: number; arrayBuffersMB?: number; threads?: string };
-  const main = `${d.mainRunMs !== undefined ? `, main ran ${d.mainRunMs} waited ${d.mainWaitMs}` : ''}${d.threads ? `, other threads: ${d.threads}` : ''}${d.arrayBuffersMB !== undefined ? `, array buffers ${d.arrayBuffersMB} MB` : ''}`;
+  const machine = sampler && e.at !== undefined && d.wallMs !== undefined ? `; ${sampler.between(e.at - d.wallMs, e.at)}` : '';
+  const main = `${d.mainRunMs !== undefined ? `, main ran ${d.mainRunMs} waited ${d.mainWaitMs}` : ''}${d.threads ? `, other threads: ${d.threads}` : ''}${d.arrayBuffersMB !== undefined ? `, array buffers ${d.arrayBuffersMB} MB` : ''}${machine}`;
   return (e.maxMs ?? 0) > 100 && d.cpuMs !== undefined ? `(cpu ${d.cpuMs}/${d.wallMs}${main})` : '';
 }
 
@@ -133,6 +137,7 @@ async function main(): Promise<void> {
   const host = await launch.startHost({ env: { DMARC_PERF_FILE: perfFile, ...(process.env.BENCH_CPUPROFILE ? { DMARC_PERF_CPUPROFILE: process.env.BENCH_CPUPROFILE } : {}) } });
   const { browser, page } = await launch.launchBrowser({ colorScheme: 'dark' });
   const results = newResults();
+  if (process.env.BENCH_PHASES) sampler = cpuSampler();
   try {
     await page.goto(host.workbenchUrl({ extensionPath: repoRoot }));
     await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });

@@ -82,3 +82,33 @@ export function cpuWindow(): () => string {
     return `cpu ${total} ms in ${Math.round(wall)} ms: ${used.slice(0, 4).map(([n, ms]) => `${n} ${ms}`).join(', ')}${top}`;
   };
 }
+
+/**
+ * Who had the CPU over any stretch of a run: a snapshot of every process every `everyMs`, so
+ * that a block of the extension host found afterwards (its perf trace's 250 ms samples) can be
+ * told what the rest of the machine ran meanwhile (BENCH_PHASES). `between` diffs the snapshots
+ * around [from, to] (epoch ms), so its window is up to one interval wider on each side.
+ */
+export function cpuSampler(everyMs = 250): { between(from: number, to: number): string; stop(): void } {
+  const taken: { at: number; snap: Snapshot }[] = [{ at: Date.now(), snap: snapshot() }];
+  const timer = setInterval(() => {
+    taken.push({ at: Date.now(), snap: snapshot() });
+    // An hour at most (a 1M run is minutes).
+    if (taken.length > 14_400) taken.shift();
+  }, everyMs);
+  timer.unref();
+  return {
+    between(from, to) {
+      const before = [...taken].reverse().find((s) => s.at <= from) ?? taken[0]!;
+      const after = taken.find((s) => s.at >= to) ?? taken.at(-1)!;
+      const used: [string, number][] = [];
+      for (const [pid, a] of after.snap) {
+        const ms = (a.ticks - (before.snap.get(pid)?.ticks ?? a.ticks)) * TICK_MS;
+        if (ms > 0) used.push([`${a.name}${kind(pid)}:${pid}`, ms]);
+      }
+      used.sort((x, y) => y[1] - x[1]);
+      return `machine ${used.reduce((s, [, ms]) => s + ms, 0)} ms in ${after.at - before.at} ms: ${used.slice(0, 5).map(([n, ms]) => `${n} ${ms}`).join(', ')}`;
+    },
+    stop: () => clearInterval(timer),
+  };
+}
