@@ -100,39 +100,50 @@ export function countRows(
     const field = fields[f]!;
     const r = new Uint32Array(field.dict.length);
     const e = new Float64Array(field.dict.length);
-    const codes = field.codes;
-    if (field.kind === 'single') {
-      for (let k = 0; k < visible; k++) {
-        const c = codes[counted[k]!]!;
-        r[c]!++;
-        e[c]! += ce[k]!;
-      }
-      for (let k = 0; k < near.length; k++) {
-        if (nearFacet[k] !== f) continue;
-        const c = codes[near[k]!]!;
-        r[c]!++;
-        e[c]! += ne[k]!;
-      }
-    } else {
-      const start = field.start;
-      for (let k = 0; k < visible + near.length; k++) {
-        let i: number;
-        let x: number;
-        if (k < visible) {
-          i = counted[k]!;
-          x = ce[k]!;
-        } else if (nearFacet[k - visible] === f) {
-          i = near[k - visible]!;
-          x = ne[k - visible]!;
-        } else continue;
-        for (let j = start[i]!, end = start[i + 1]!; j < end; j++) {
-          const c = codes[j]!;
-          r[c]!++;
-          e[c]! += x;
-        }
-      }
-    }
+    if (field.kind === 'single') countSingle(field.codes, counted, ce, near, ne, nearFacet, f, r, e);
+    else countMulti(field.codes, field.start, counted, ce, near, ne, nearFacet, f, r, e);
     rows.push(r);
     emails.push(e);
+  }
+}
+
+/*
+ * countRows' loops for one field, functions of their own: inside countRows's loop over the fields,
+ * V8 compiled each on its own (on-stack replacement) and bailed out of that code each time it
+ * ended, once per field and keystroke (--trace-deopt in bench:search), the rest of the counting
+ * then run in the interpreter.
+ */
+
+function countSingle(codes: ArrayLike<number>, counted: Uint32Array, ce: Float64Array, near: Uint32Array, ne: Float64Array, nearFacet: Uint8Array, f: number, r: Uint32Array, e: Float64Array): void {
+  for (let k = 0; k < counted.length; k++) {
+    const c = codes[counted[k]!]!;
+    r[c]!++;
+    e[c]! += ce[k]!;
+  }
+  for (let k = 0; k < near.length; k++) {
+    if (nearFacet[k] !== f) continue;
+    const c = codes[near[k]!]!;
+    r[c]!++;
+    e[c]! += ne[k]!;
+  }
+}
+
+function countMulti(codes: ArrayLike<number>, start: ArrayLike<number>, counted: Uint32Array, ce: Float64Array, near: Uint32Array, ne: Float64Array, nearFacet: Uint8Array, f: number, r: Uint32Array, e: Float64Array): void {
+  const visible = counted.length;
+  for (let k = 0; k < visible + near.length; k++) {
+    let i: number;
+    let x: number;
+    if (k < visible) {
+      i = counted[k]!;
+      x = ce[k]!;
+    } else if (nearFacet[k - visible] === f) {
+      i = near[k - visible]!;
+      x = ne[k - visible]!;
+    } else continue;
+    for (let j = start[i]!, end = start[i + 1]!; j < end; j++) {
+      const c = codes[j]!;
+      r[c]!++;
+      e[c]! += x;
+    }
   }
 }

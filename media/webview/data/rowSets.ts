@@ -36,7 +36,18 @@ export function orderByRank(rows: Uint32Array, rank: RankArray, distinct: number
  * row order, as sortByRank puts them), or in row order without.
  */
 export function flaggedInOrder(rows: Uint32Array, flags: Uint8Array, count: number, ranks: Ranks | undefined, descending: boolean): Uint32Array {
+  const picked = flagged(rows, flags, count);
+  return ranks ? orderByRank(picked, ranks.rank, ranks.distinct, descending) : picked;
+}
+
+/**
+ * The loop of flaggedInOrder, a function of its own: compiled mid-loop (on-stack replacement)
+ * the first time, with the code after the loop not yet run, flaggedInOrder left a bail-out at
+ * `ranks.rank` in that code, and V8 kept it: every search that found few rows then bailed out
+ * of it and finished in the interpreter (--trace-deopt in bench:search, the same code each time).
+ */
+function flagged(rows: Uint32Array, flags: Uint8Array, count: number): Uint32Array {
   const picked = new Uint32Array(count);
   for (let k = 0, c = 0; k < rows.length; k++) if (flags[rows[k]!]) picked[c++] = rows[k]!;
-  return ranks ? orderByRank(picked, ranks.rank, ranks.distinct, descending) : picked;
+  return picked;
 }
