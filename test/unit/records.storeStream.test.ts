@@ -224,6 +224,40 @@ describe('record store: rows while they arrive', () => {
       await big.close();
     }
   });
+  it('over the cap already, a fetch drops the ranges no view shows as it starts, before its request (and keeps one a view shows)', async () => {
+    const big = await startApiServer({ now: NOW, rowsPerDay: 100 });
+    try {
+      const sc = { ...scope, baseUrl: big.url };
+      const a = utcDayRange('2025-06-01', '2025-06-05');
+      const b = utcDayRange('2025-06-10', '2025-06-11');
+      const heldAtRequest = async (shown: boolean): Promise<{ held: boolean; rows: number }> => {
+        let held: boolean | undefined;
+        const store: RecordStore = new RecordStore({
+          fetch: (s, start, end, signal, onRows) => {
+            // Called once the flight has started, before anything is sent or read.
+            if (start.getTime() === new Date(b.startDate).getTime()) held = store.peek(sc, new Date(a.startDate), new Date(a.endDate)) !== undefined;
+            return fetchDmarcRecords({ baseUrl: s.baseUrl, apiKey: s.apiKey, organizationId: s.organizationId, startDate: start, endDate: end }, { signal, onRows, retries: 0, timeoutMs: 10_000 });
+          },
+          now: () => NOW,
+          maxRecords: 400,
+        });
+        const aStart = new Date(a.startDate).getTime();
+        store.setViews((_acc, _org, start, end) => shown && start <= aStart && end >= aStart);
+        assert.equal((await store.get(sc, new Date(a.startDate), new Date(a.endDate))).records.length, 500, 'alone over the cap, held');
+        const rows = (await store.get(sc, new Date(b.startDate), new Date(b.endDate))).records.length;
+        assert.notEqual(held, undefined, 'the second range was fetched');
+        return { held: held!, rows };
+      };
+      const unshown = await heldAtRequest(false);
+      assert.equal(unshown.held, false, 'no view shows it: gone before the request');
+      assert.equal(unshown.rows, 200);
+      const shown = await heldAtRequest(true);
+      assert.equal(shown.held, true, 'a view shows it: still held when the request goes');
+      assert.equal(shown.rows, 200);
+    } finally {
+      await big.close();
+    }
+  });
 });
 
 describe('record store: sorting a large range by date', () => {
