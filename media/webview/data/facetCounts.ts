@@ -56,24 +56,8 @@ export function extendCounts(c: FacetCounts, fields: readonly FieldIndex[], em: 
       r = r2;
       e = e2;
     }
-    const codes = field.codes;
-    if (field.kind === 'single') {
-      for (let i = from; i < n; i++) {
-        const k = codes[i]!;
-        r[k]!++;
-        e[k]! += em[i]!;
-      }
-    } else {
-      const start = field.start;
-      for (let i = from; i < n; i++) {
-        const x = em[i]!;
-        for (let j = start[i]!, end = start[i + 1]!; j < end; j++) {
-          const k = codes[j]!;
-          r[k]!++;
-          e[k]! += x;
-        }
-      }
-    }
+    if (field.kind === 'single') extendSingle(field.codes, em, from, n, r, e);
+    else extendMulti(field.codes, field.start, em, from, n, r, e);
     c.rows[f] = r;
     c.emails[f] = e;
   }
@@ -108,6 +92,30 @@ export function countRows(
 }
 
 /*
+ * extendCounts' loops for one field, functions of their own for the reason countRows' are (below):
+ * 323 bail-outs of V8's mid-loop code over a million rows streaming into the panel (--trace-deopt).
+ */
+
+function extendSingle(codes: ArrayLike<number>, em: Float64Array, from: number, n: number, r: Uint32Array, e: Float64Array): void {
+  for (let i = from; i < n; i++) {
+    const k = codes[i]!;
+    r[k]!++;
+    e[k]! += em[i]!;
+  }
+}
+
+function extendMulti(codes: ArrayLike<number>, start: ArrayLike<number>, em: Float64Array, from: number, n: number, r: Uint32Array, e: Float64Array): void {
+  for (let i = from; i < n; i++) {
+    const x = em[i]!;
+    for (let j = start[i]!, end = start[i + 1]!; j < end; j++) {
+      const k = codes[j]!;
+      r[k]!++;
+      e[k]! += x;
+    }
+  }
+}
+
+/*
  * countRows' loops for one field, functions of their own: inside countRows's loop over the fields,
  * V8 compiled each on its own (on-stack replacement) and bailed out of that code each time it
  * ended, once per field and keystroke (--trace-deopt in bench:search), the rest of the counting
@@ -115,12 +123,16 @@ export function countRows(
  */
 
 function countSingle(codes: ArrayLike<number>, counted: Uint32Array, ce: Float64Array, near: Uint32Array, ne: Float64Array, nearFacet: Uint8Array, f: number, r: Uint32Array, e: Float64Array): void {
-  for (let k = 0; k < counted.length; k++) {
+  // Both lengths read before the first loop: compiled mid-loop, code reading `near.length` only
+  // after it had no feedback for that read and bailed out there on every call (45 times a load).
+  const visible = counted.length;
+  const nNear = near.length;
+  for (let k = 0; k < visible; k++) {
     const c = codes[counted[k]!]!;
     r[c]!++;
     e[c]! += ce[k]!;
   }
-  for (let k = 0; k < near.length; k++) {
+  for (let k = 0; k < nNear; k++) {
     if (nearFacet[k] !== f) continue;
     const c = codes[near[k]!]!;
     r[c]!++;
