@@ -302,10 +302,10 @@ export class RecordStore {
     };
     const flight: Flight = { start: s, end: e, fresh: refresh || !disk, controller, waiters: 0, promise: undefined!, streamed: [], listeners: new Set(), onComplete: new Set() };
     // Over the cap, the ranges no view shows leave memory as the fetch starts, before it allocates
-    // anything: dropped at its first rows (below, for the rows arriving), a closed million-row
-    // panel's ranges were still held when the first rows' allocations started the collector's
-    // marking, which then traced them (~840 MB) on the host's helper threads while the load began
-    // (bench:panel at 1M rows: the host's longest block of runs 2 and 3, 70–144 ms).
+    // anything (and again at its first rows, below, for the rows arriving): a closed million-row
+    // panel's ranges were otherwise still held as the next load began. The collection of them
+    // still comes early in that load and can pause the host (bench:panel at 1M rows: a final
+    // pause of 153 ms in one run of twelve; runs 2 and 3 of another set blocked 73 and 75 ms).
     this.fitUnshown(0);
     flight.promise = run();
     state.flights.push(flight);
